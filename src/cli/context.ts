@@ -1,0 +1,19 @@
+import type { Config } from "../config/types.js";
+import type { InstallPaths } from "../lib/install-paths.js";
+import type { Logger } from "../lib/logger.js";
+
+/** What every command receives from the CLI shell: loaded config, paths, I/O. */
+export interface CommandContext {
+  config: Config;
+  paths: InstallPaths;
+  logger: Logger;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Whether stdout may carry colour (false with --no-color or NO_COLOR). */
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Aborted on SIGINT/SIGTERM; long-running commands stop when it fires. */
+  signal: AbortSignal;
+  /** Where interactive commands read typed lines from. */
+  stdin: NodeJS.ReadableStream;
+}

@@ -1,0 +1,53 @@
+/** Filters applied to drive changes before they are considered for a scan. */
+export interface CloudAllowed {
+  FILE_PATHS: string[];
+  FILE_EXTENSIONS: boolean;
+  FILE_EXTENSIONS_LIST: string[];
+  MIME_TYPES: boolean;
+  MIME_TYPES_LIST: string[];
+}
+
+/** Cloud-drive monitoring settings (plex_autoscan called this section GOOGLE). */
+export interface CloudConfig {
+  ENABLED: boolean;
+  CLIENT_ID: string;
+  CLIENT_SECRET: string;
+  ALLOWED: CloudAllowed;
+  TEAMDRIVE: boolean;
+  TEAMDRIVES: string[];
+  /** Seconds between two polls of the change logs. */
+  POLL_INTERVAL: number;
+  SHOW_CACHE_LOGS: boolean;
+  AUTH_URL: string;
+  TOKEN_URL: string;
+  /** Origin of the Drive API (the client appends /drive/v3/...). */
+  API_URL: string;
+  SERVICE_ACCOUNT_FILE: string;
+}
+
+export type ScanMethod = "api" | "scanner";
+
+/** The effective configuration every subcommand receives. */
+export interface Config {
+  SERVER_IP: string;
+  SERVER_PORT: number;
+  SERVER_PASS: string;
+  SERVER_ALLOW_MANUAL_SCAN: boolean;
+  SERVER_PATH_MAPPINGS: Record<string, string[]>;
+  /** Seconds of quiet before a folder is scanned (trailing debounce). */
+  SERVER_SCAN_DELAY: number;
+  SERVER_SCAN_PRIORITIES: Record<string, string[]>;
+  SERVER_IGNORE_LIST: string[];
+  PLEX_LOCAL_URL: string;
+  PLEX_TOKEN: string;
+  PLEX_SCANNER: string;
+  PLEX_SUPPORT_DIR: string;
+  PLEX_LD_LIBRARY_PATH: string;
+  PLEX_DATABASE_PATH: string;
+  PLEX_USER: string;
+  USE_DOCKER: boolean;
+  DOCKER_NAME: string;
+  USE_SUDO: boolean;
+  PLEX_SCAN_METHOD: ScanMethod;
+  CLOUD: CloudConfig;
+}
