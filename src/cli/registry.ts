@@ -1,0 +1,56 @@
+import { Option, type Command } from "commander";
+import type { CommandContext } from "./context.js";
+
+export interface CommandModule {
+  run(options: Record<string, unknown>, ctx: CommandContext): Promise<number>;
+}
+
+/** One subcommand: its name, help, options and the module that runs it (imported lazily). */
+export interface CommandSpec {
+  name: string;
+  group?: string;
+  description: string;
+  configure?: (command: Command) => void;
+  load: () => Promise<CommandModule>;
+}
+
+const asModule = (m: unknown) => m as CommandModule;
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: "serve",
+    description: "run the scan-trigger service in the foreground (webhooks, manual scans, drive monitoring)",
+    load: async () => asModule(await import("./not-implemented.js")),
+  },
+  {
+    name: "authorize",
+    description: "authorize access to the cloud drive (OAuth 2.0, works over SSH)",
+    load: async () => asModule(await import("./not-implemented.js")),
+  },
+  {
+    name: "scan",
+    description: "run Plex Media Scanner on a folder now, bypassing the service",
+    configure: (c) => c.option("--directory <path>", "folder to scan (media-server, mount or drive path)").option("--section <id>", "library section id (found from the path when omitted)"),
+    load: async () => asModule(await import("./not-implemented.js")),
+  },
+  {
+    name: "create",
+    group: "remote",
+    description: "create an rclone remote for the cloud drive, as `rclone config` would",
+    configure: (c) => c.argument("[name]", "name of the remote"),
+    load: async () => asModule(await import("./not-implemented.js")),
+  },
+  {
+    name: "check",
+    group: "config",
+    description: "validate the config file; exit 0 when valid, 2 when not",
+    load: async () => asModule(await import("./config-check.js")),
+  },
+  {
+    name: "show",
+    group: "config",
+    description: "print the effective config with secrets masked",
+    configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
+    load: async () => asModule(await import("./config-show.js")),
+  },
+];

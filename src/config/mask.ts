@@ -1,0 +1,12 @@
+import { maskSecret } from "../lib/mask.js";
+import type { Config } from "./types.js";
+
+/** A copy of the config safe to print: secrets show only their last four characters. */
+export function maskConfig(config: Config): Config {
+  return {
+    ...config,
+    SERVER_PASS: maskSecret(config.SERVER_PASS),
+    PLEX_TOKEN: maskSecret(config.PLEX_TOKEN),
+    CLOUD: { ...config.CLOUD, CLIENT_SECRET: maskSecret(config.CLOUD.CLIENT_SECRET) },
+  };
+}

@@ -1,0 +1,96 @@
+/** A declarative description of each config value, checked by validate.ts. */
+export type Spec =
+  | { kind: "boolean" }
+  | { kind: "string"; nonEmpty?: boolean; pattern?: RegExp; hint?: string }
+  | { kind: "url" }
+  | { kind: "host" }
+  | { kind: "integer"; min?: number; max?: number }
+  | { kind: "number"; min?: number }
+  | { kind: "enum"; values: readonly string[] }
+  | { kind: "strings" }
+  | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string }
+  | { kind: "object"; fields: Record<string, Spec> };
+
+const bool: Spec = { kind: "boolean" };
+const str: Spec = { kind: "string" };
+const strings: Spec = { kind: "strings" };
+const url: Spec = { kind: "url" };
+
+export const CONFIG_SCHEMA: Spec = {
+  kind: "object",
+  fields: {
+    SERVER_IP: { kind: "host" },
+    SERVER_PORT: { kind: "integer", min: 0, max: 65535 },
+    SERVER_PASS: { kind: "string", nonEmpty: true, pattern: /^[A-Za-z0-9._~-]{8,}$/, hint: "must be at least 8 characters from A-Z a-z 0-9 . _ ~ - (it is a URL path segment)" },
+    SERVER_ALLOW_MANUAL_SCAN: bool,
+    SERVER_PATH_MAPPINGS: { kind: "stringsByKey" },
+    SERVER_SCAN_DELAY: { kind: "number", min: 0 },
+    SERVER_SCAN_PRIORITIES: { kind: "stringsByKey", keyPattern: /^-?\d+$/, keyHint: "must be an integer priority such as \"0\"" },
+    SERVER_IGNORE_LIST: strings,
+    PLEX_LOCAL_URL: url,
+    PLEX_TOKEN: str,
+    PLEX_SCANNER: str,
+    PLEX_SUPPORT_DIR: str,
+    PLEX_LD_LIBRARY_PATH: str,
+    PLEX_DATABASE_PATH: str,
+    PLEX_USER: { kind: "string", nonEmpty: true },
+    USE_DOCKER: bool,
+    DOCKER_NAME: str,
+    USE_SUDO: bool,
+    PLEX_SCAN_METHOD: { kind: "enum", values: ["api", "scanner"] },
+    CLOUD: {
+      kind: "object",
+      fields: {
+        ENABLED: bool,
+        CLIENT_ID: str,
+        CLIENT_SECRET: str,
+        ALLOWED: {
+          kind: "object",
+          fields: {
+            FILE_PATHS: strings,
+            FILE_EXTENSIONS: bool,
+            FILE_EXTENSIONS_LIST: strings,
+            MIME_TYPES: bool,
+            MIME_TYPES_LIST: strings,
+          },
+        },
+        TEAMDRIVE: bool,
+        TEAMDRIVES: strings,
+        POLL_INTERVAL: { kind: "integer", min: 1 },
+        SHOW_CACHE_LOGS: bool,
+        AUTH_URL: url,
+        TOKEN_URL: url,
+        API_URL: url,
+        SERVICE_ACCOUNT_FILE: str,
+      },
+    },
+  },
+};
+
+/**
+ * plex_autoscan keys scanarr accepts in a migrated file but does not act on;
+ * each one present gets a warning instead of an "unknown key" error.
+ */
+export const LEGACY_KEYS: ReadonlySet<string> = new Set([
+  "SERVER_MAX_FILE_CHECKS",
+  "SERVER_FILE_CHECK_DELAY",
+  "SERVER_FILE_EXIST_PATH_MAPPINGS",
+  "SERVER_USE_SQLITE",
+  "SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION",
+  "PLEX_CHECK_BEFORE_SCAN",
+  "PLEX_WAIT_FOR_EXTERNAL_SCANNERS",
+  "PLEX_EMPTY_TRASH",
+  "PLEX_EMPTY_TRASH_MAX_FILES",
+  "PLEX_EMPTY_TRASH_CONTROL_FILES",
+  "PLEX_EMPTY_TRASH_ZERO_DELETED",
+  "PLEX_ANALYZE_TYPE",
+  "PLEX_ANALYZE_DIRECTORY",
+  "PLEX_FIX_MISMATCHED",
+  "PLEX_FIX_MISMATCHED_LANG",
+  "PLEX_SECTION_PATH_MAPPINGS",
+  "PLEX_SECTION_PATH_MAPPINGS_WITH_API",
+  "RUN_COMMAND_BEFORE_SCAN",
+  "RUN_COMMAND_AFTER_SCAN",
+  "RCLONE",
+  "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK",
+]);

@@ -1,0 +1,103 @@
+import { isIP } from "node:net";
+import { LEGACY_KEYS, type Spec } from "./schema.js";
+
+export interface ValidationReport {
+  problems: string[];
+  warnings: string[];
+}
+
+/** Checks `value` against `spec`, collecting every problem with its dotted path. */
+export function validateValue(spec: Spec, value: unknown, at: string, report: ValidationReport): void {
+  const fail = (why: string): void => {
+    report.problems.push(`${at}: ${why}`);
+  };
+  switch (spec.kind) {
+    case "boolean":
+      if (typeof value !== "boolean") fail(`must be true or false, got ${describe(value)}`);
+      return;
+    case "string":
+      if (typeof value !== "string") return fail(`must be a string, got ${describe(value)}`);
+      if (spec.nonEmpty && value === "") return fail("must not be empty");
+      if (spec.pattern && !spec.pattern.test(value)) fail(spec.hint ?? `must match ${spec.pattern}`);
+      return;
+    case "url":
+      if (typeof value !== "string") return fail(`must be a URL string, got ${describe(value)}`);
+      if (!/^https?:\/\/[^/\s]+/i.test(value) || !URL.canParse(value)) fail(`must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+      return;
+    case "host":
+      if (typeof value !== "string") return fail(`must be a string, got ${describe(value)}`);
+      if (isIP(value) === 0 && value !== "localhost") fail(`must be an IP address such as 0.0.0.0 or 127.0.0.1, got ${JSON.stringify(value)}`);
+      return;
+    case "integer":
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value)) return fail(`must be a number, got ${describe(value)}`);
+      if (spec.kind === "integer" && !Number.isInteger(value)) return fail(`must be a whole number, got ${value}`);
+      if (spec.min !== undefined && value < spec.min) fail(`must be at least ${spec.min}, got ${value}`);
+      if (spec.kind === "integer" && spec.max !== undefined && value > spec.max) fail(`must be at most ${spec.max}, got ${value}`);
+      return;
+    case "enum":
+      if (typeof value !== "string" || !spec.values.includes(value)) fail(`must be one of ${spec.values.map((v) => JSON.stringify(v)).join(", ")}, got ${describe(value)}`);
+      return;
+    case "strings":
+      return validateStrings(value, at, report);
+    case "stringsByKey":
+      if (!isPlainObject(value)) return fail(`must be an object of string arrays, got ${describe(value)}`);
+      for (const [key, list] of Object.entries(value)) {
+        const keyAt = `${at}[${JSON.stringify(key)}]`;
+        if (key.trim() === "") report.problems.push(`${keyAt}: key must not be empty`);
+        else if (spec.keyPattern && !spec.keyPattern.test(key)) report.problems.push(`${keyAt}: key ${spec.keyHint ?? `must match ${spec.keyPattern}`}`);
+        validateStrings(list, keyAt, report);
+      }
+      return;
+    case "object":
+      return validateObject(spec.fields, value, at, report);
+  }
+}
+
+function validateObject(fields: Record<string, Spec>, value: unknown, at: string, report: ValidationReport): void {
+  if (!isPlainObject(value)) {
+    report.problems.push(`${at || "config"}: must be an object, got ${describe(value)}`);
+    return;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const path = childPath(at, key);
+    const spec = fields[key];
+    if (spec) validateValue(spec, child, path, report);
+    else if (LEGACY_KEYS.has(path)) report.warnings.push(`${path}: plex_autoscan setting not used by scanarr; ignored`);
+    else report.problems.push(`${path}: unknown key${suggest(key, Object.keys(fields))}`);
+  }
+}
+
+function validateStrings(value: unknown, at: string, report: ValidationReport): void {
+  if (!Array.isArray(value)) {
+    report.problems.push(`${at}: must be an array of strings, got ${describe(value)}`);
+    return;
+  }
+  value.forEach((item, i) => {
+    if (typeof item !== "string") report.problems.push(`${at}[${i}]: must be a string, got ${describe(item)}`);
+  });
+}
+
+/** `A.B` for identifier keys, `A["/x/"]` for others. */
+export function childPath(parent: string, key: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return parent ? `${parent}.${key}` : key;
+  return `${parent}[${JSON.stringify(key)}]`;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
+}
+
+function suggest(key: string, known: string[]): string {
+  const upper = key.toUpperCase();
+  const close = known.find((k) => k === upper || k.replace(/_/g, "") === upper.replace(/_/g, ""));
+  return close ? ` (did you mean ${close}?)` : "";
+}

@@ -1,0 +1,178 @@
+import { readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/defaults.js";
+import { ConfigError, loadConfig, parseConfigText } from "../../src/config/load.js";
+import { tempDir } from "../helpers/cli.js";
+
+function problemsOf(text: string): string[] {
+  try {
+    parseConfigText(text);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+const valid = () => defaultConfig("0123456789abcdef0123456789abcdef");
+
+describe("loadConfig on first run", () => {
+  it("writes a complete default file with mode 0600 and a random 32-hex pass", async () => {
+    const file = path.join(tempDir(), "config", "config.json");
+    const loaded = await loadConfig(file);
+    expect(loaded.created).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const written = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    expect(Object.keys(written).sort()).toEqual(Object.keys(valid()).sort());
+    expect(written.SERVER_PASS).toMatch(/^[0-9a-f]{32}$/);
+    expect(loaded.config.SERVER_PORT).toBe(3468);
+  });
+
+  it("loads the file it wrote without changes on the next run", async () => {
+    const file = path.join(tempDir(), "config.json");
+    const first = await loadConfig(file);
+    const second = await loadConfig(file);
+    expect(second.created).toBe(false);
+    expect(second.config).toEqual(first.config);
+  });
+});
+
+describe("defaults", () => {
+  it("fills keys missing from a minimal file with documented defaults", () => {
+    const { config } = parseConfigText(JSON.stringify({ SERVER_PASS: "abcdefgh1234", CLOUD: { ENABLED: true } }));
+    expect(config.SERVER_IP).toBe("0.0.0.0");
+    expect(config.PLEX_LOCAL_URL).toBe("http://localhost:32400");
+    expect(config.PLEX_SCAN_METHOD).toBe("api");
+    expect(config.CLOUD.ENABLED).toBe(true);
+    expect(config.CLOUD.POLL_INTERVAL).toBe(120);
+    expect(config.CLOUD.TOKEN_URL).toBe("https://oauth2.googleapis.com/token");
+  });
+
+  it("replaces example path mappings instead of merging them", () => {
+    const { config } = parseConfigText(JSON.stringify({ SERVER_PASS: "abcdefgh1234", SERVER_PATH_MAPPINGS: { "/tv/": ["/mnt/tv/"] } }));
+    expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/tv/": ["/mnt/tv/"] });
+  });
+
+  it("does not care about the order of keys inside CLOUD", () => {
+    const cloud = valid().CLOUD;
+    const reversed = Object.fromEntries(Object.entries(cloud).reverse());
+    const a = parseConfigText(JSON.stringify({ ...valid(), CLOUD: cloud })).config;
+    const b = parseConfigText(JSON.stringify({ ...valid(), CLOUD: reversed })).config;
+    expect(b).toEqual(a);
+  });
+});
+
+describe("a plex_autoscan config.json", () => {
+  const plexAutoscan = {
+    SERVER_IP: "0.0.0.0",
+    SERVER_PORT: 3468,
+    SERVER_PASS: "9c4b81fe2f8a4ac5a1b0c4d1e2f3a4b5",
+    SERVER_PATH_MAPPINGS: { "/mnt/unionfs/": ["/home/user/media/fused/", "My Drive/"] },
+    SERVER_SCAN_DELAY: 180,
+    SERVER_MAX_FILE_CHECKS: 10,
+    SERVER_USE_SQLITE: true,
+    SERVER_ALLOW_MANUAL_SCAN: false,
+    SERVER_IGNORE_LIST: ["/.grab/", ".DS_Store", "Thumbs.db"],
+    SERVER_SCAN_PRIORITIES: { "0": ["/Movies/"], "1": ["/TV/"] },
+    PLEX_USER: "plex",
+    PLEX_SCANNER: "/usr/lib/plexmediaserver/Plex\\ Media\\ Scanner",
+    PLEX_SUPPORT_DIR: "/var/lib/plexmediaserver/Library/Application\\ Support",
+    PLEX_LD_LIBRARY_PATH: "/usr/lib/plexmediaserver/lib",
+    PLEX_LOCAL_URL: "http://localhost:32400",
+    PLEX_TOKEN: "",
+    PLEX_EMPTY_TRASH: false,
+    USE_SUDO: true,
+    USE_DOCKER: false,
+    DOCKER_NAME: "plex",
+    RCLONE: { BINARY: "/usr/bin/rclone" },
+    GOOGLE: {
+      ENABLED: false,
+      CLIENT_ID: "",
+      CLIENT_SECRET: "",
+      ALLOWED: { FILE_PATHS: ["My Drive/Media/Movies/"], FILE_EXTENSIONS: true, FILE_EXTENSIONS_LIST: ["mkv"], MIME_TYPES: true, MIME_TYPES_LIST: ["video"] },
+      TEAMDRIVE: false,
+      TEAMDRIVES: [],
+      POLL_INTERVAL: 60,
+      SHOW_CACHE_LOGS: false,
+      DISABLE_DISK_FILE_SIZE_CHECK: false,
+    },
+  };
+
+  it("loads, reading GOOGLE as CLOUD with a warning naming the rename", () => {
+    const loaded = parseConfigText(JSON.stringify(plexAutoscan));
+    expect(loaded.config.CLOUD.POLL_INTERVAL).toBe(60);
+    expect(loaded.config.CLOUD.ALLOWED.FILE_EXTENSIONS_LIST).toEqual(["mkv"]);
+    expect(loaded.warnings.some((w) => w.includes("GOOGLE") && w.includes("CLOUD"))).toBe(true);
+  });
+
+  it("unescapes shell-escaped paths", () => {
+    const { config } = parseConfigText(JSON.stringify(plexAutoscan));
+    expect(config.PLEX_SCANNER).toBe("/usr/lib/plexmediaserver/Plex Media Scanner");
+    expect(config.PLEX_SUPPORT_DIR).toBe("/var/lib/plexmediaserver/Library/Application Support");
+  });
+
+  it("warns once for each key it does not use, without failing", () => {
+    const { warnings } = parseConfigText(JSON.stringify(plexAutoscan));
+    for (const key of ["SERVER_MAX_FILE_CHECKS", "SERVER_USE_SQLITE", "PLEX_EMPTY_TRASH", "RCLONE", "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK"]) {
+      expect(warnings.filter((w) => w.startsWith(`${key}:`))).toHaveLength(1);
+    }
+  });
+});
+
+describe("validation", () => {
+  it("reports every mistake at once with its dotted path", () => {
+    const config = { ...valid(), SERVER_PORT: "3468", SERVER_PATH_MAPPINGS: { "/data/Movies/": ["/mnt/Movies/", 7] }, BOGUS: 1 } as Record<string, unknown>;
+    (config.CLOUD as Record<string, unknown>).ALLOWED = { ...valid().CLOUD.ALLOWED, FILE_PATHS: ["a", "b", false] };
+    const problems = problemsOf(JSON.stringify(config));
+    expect(problems).toContain('SERVER_PATH_MAPPINGS["/data/Movies/"][1]: must be a string, got number 7');
+    expect(problems.some((p) => p.startsWith("SERVER_PORT: must be a number"))).toBe(true);
+    expect(problems).toContain("BOGUS: unknown key");
+    expect(problems.some((p) => p.startsWith("CLOUD.ALLOWED.FILE_PATHS[2]: must be a string"))).toBe(true);
+    expect(problems).toHaveLength(4);
+  });
+
+  it("rejects bad values: ports, URLs, enums, passes, priorities, IPs", () => {
+    const problems = problemsOf(
+      JSON.stringify({
+        ...valid(),
+        SERVER_PORT: 70000,
+        PLEX_LOCAL_URL: "localhost:32400",
+        PLEX_SCAN_METHOD: "magic",
+        SERVER_PASS: "a/b",
+        SERVER_SCAN_PRIORITIES: { high: ["/Movies/"] },
+        SERVER_IP: "my box",
+        SERVER_SCAN_DELAY: -1,
+      }),
+    );
+    expect(problems.map((p) => p.split(":")[0])).toEqual(
+      expect.arrayContaining(["SERVER_PORT", "PLEX_LOCAL_URL", "PLEX_SCAN_METHOD", "SERVER_PASS", 'SERVER_SCAN_PRIORITIES["high"]', "SERVER_IP", "SERVER_SCAN_DELAY"]),
+    );
+  });
+
+  it("reports a prefix mapped to two keys and a mapping with a '..' segment", () => {
+    const problems = problemsOf(JSON.stringify({ ...valid(), SERVER_PATH_MAPPINGS: { "/a/": ["/mnt/x/"], "/b/": ["/mnt/x"], "/c/": ["/mnt/../y/"] } }));
+    expect(problems.some((p) => p.includes('also listed under "/a/"'))).toBe(true);
+    expect(problems.some((p) => p.includes("'..' segment"))).toBe(true);
+  });
+
+  it("reports invalid JSON with line and column", () => {
+    const problems = problemsOf('{\n  "SERVER_PORT": 3468,\n  "SERVER_IP": "0.0.0.0"\n  "X": 1\n}');
+    expect(problems[0]).toMatch(/line 4, column 3/);
+  });
+
+  it("reports a top level that is not an object", () => {
+    expect(problemsOf("[]")).toEqual(["the top level must be a JSON object"]);
+  });
+});
+
+describe("file permissions", () => {
+  it("warns when the config file is readable by others", async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "config.json");
+    writeFileSync(file, JSON.stringify(valid()), { mode: 0o644 });
+    const loaded = await loadConfig(file);
+    expect(loaded.warnings.some((w) => w.includes("chmod 600"))).toBe(true);
+  });
+});

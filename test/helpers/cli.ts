@@ -1,0 +1,29 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { main } from "../../src/cli/main.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with captured streams and no colour. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdinText = ""): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end(stdinText);
+  let out = "";
+  let err = "";
+  stdout.on("data", (d: Buffer) => (out += d.toString()));
+  stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const code = await main(args, { stdout, stderr, stdin, env: { NO_COLOR: "1", ...env }, cwd: process.cwd(), signal: new AbortController().signal });
+  return { code, stdout: out, stderr: err };
+}
+
+export function tempDir(prefix = "scanarr-"): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
