@@ -20,12 +20,13 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "serve",
     description: "run the scan-trigger service in the foreground (webhooks, manual scans, drive monitoring)",
-    load: async () => asModule(await import("./not-implemented.js")),
+    load: async () => asModule(await import("./serve.js")),
   },
   {
     name: "authorize",
     description: "authorize access to the cloud drive (OAuth 2.0, works over SSH)",
-    load: async () => asModule(await import("./not-implemented.js")),
+    configure: (c) => c.option("--port <n>", "port on 127.0.0.1 for the browser redirect after consent (0 = any free port)", "0"),
+    load: async () => asModule(await import("./authorize.js")),
   },
   {
     name: "scan",

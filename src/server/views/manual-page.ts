@@ -1,0 +1,37 @@
+import type { QueuedScan } from "../../queue/types.js";
+import { escapeHtml, page } from "./html.js";
+
+/** The manual scan page: a path field, submit, and the latest scans with their state. */
+export function renderManualPage(recent: QueuedScan[], now: number): string {
+  const rows = recent
+    .map(
+      (scan) => `<tr><td><code>${escapeHtml(scan.folder)}</code></td><td>${escapeHtml(scan.source)} / ${escapeHtml(scan.event)}</td>` +
+        `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
+    )
+    .join("\n");
+  return page(
+    "scanarr — manual scan",
+    `<h1>scanarr — manual scan</h1>
+<form method="post" action="">
+  <input type="hidden" name="eventType" value="Manual">
+  <label for="filepath" hidden>Path to scan</label>
+  <input type="text" id="filepath" name="filepath" required placeholder="/data/Movies/Movie Name (2010)/ — a media-server, mount or drive path">
+  <button type="submit" id="submit">Scan</button>
+</form>
+<p>A file is scanned through its folder. Paths are rewritten by SERVER_PATH_MAPPINGS.</p>
+<h2>Latest scans</h2>
+${recent.length === 0 ? "<p>No scans yet.</p>" : `<table id="recent"><thead><tr><th>Folder</th><th>From</th><th>State</th><th>Last request</th></tr></thead><tbody>\n${rows}\n</tbody></table>`}`,
+  );
+}
+
+function lastError(scan: QueuedScan): string {
+  const error = scan.deliveries.find((d) => d.lastError)?.lastError;
+  return error ? `<br><small>${escapeHtml(error)}</small>` : "";
+}
+
+function ago(now: number, then: number): string {
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  return `${Math.round(s / 3600)} h ago`;
+}

@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import type { Database } from "better-sqlite3";
+import { loadDriveAuth } from "../auth/drive-auth.js";
+import type { Config } from "../config/types.js";
+import type { ScanSink } from "../domain.js";
+import { startDriveMonitor, type DriveMonitor, type MediaIndex } from "../drive/monitor.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import type { PathMapper } from "../paths/mapper.js";
+import { openPlexLibraryDb } from "../targets/plex/library-db.js";
+
+export interface DriveWiring {
+  config: Config;
+  db: Database;
+  sink: ScanSink;
+  mapper: PathMapper;
+  tokenFile: string;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface DriveHandle {
+  monitor: DriveMonitor | undefined;
+  /** Why monitoring is off, for /health; undefined when it runs or is disabled. */
+  problem: string | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts drive monitoring when CLOUD.ENABLED. Missing credentials are logged
+ * loudly and leave the HTTP service running: webhooks keep working.
+ */
+export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
+  if (!w.config.CLOUD.ENABLED) return { monitor: undefined, problem: undefined, stop: async () => undefined };
+  let auth: unknown;
+  try {
+    auth = await loadDriveAuth({ config: w.config, tokenFile: w.tokenFile, logger: w.logger });
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    w.logger.error({ reason: problem }, "drive monitoring is off");
+    return { monitor: undefined, problem, stop: async () => undefined };
+  }
+  const index = openMediaIndex(w.config.PLEX_DATABASE_PATH, w.logger);
+  const monitor = startDriveMonitor({ config: w.config, db: w.db, sink: w.sink, mapper: w.mapper, mediaIndex: index?.index, auth, logger: w.logger, clock: w.clock });
+  w.logger.info({ pollInterval: w.config.CLOUD.POLL_INTERVAL, sharedDrives: w.config.CLOUD.TEAMDRIVE ? w.config.CLOUD.TEAMDRIVES : [] }, "drive monitoring started");
+  return {
+    monitor,
+    problem: undefined,
+    stop: async () => {
+      await monitor.stop();
+      index?.close();
+    },
+  };
+}
+
+function openMediaIndex(file: string, logger: Logger): { index: MediaIndex; close(): void } | undefined {
+  if (!existsSync(file)) {
+    logger.warn({ file }, "Plex database not found: every new drive file that passes the filters will be scanned");
+    return undefined;
+  }
+  try {
+    const db = openPlexLibraryDb(file);
+    return { index: { hasFile: (p) => db.hasFile(p) }, close: () => db.close() };
+  } catch (error) {
+    logger.warn({ file, reason: error instanceof Error ? error.message : String(error) }, "Plex database unreadable: every new drive file that passes the filters will be scanned");
+    return undefined;
+  }
+}

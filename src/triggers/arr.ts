@@ -1,0 +1,74 @@
+import { readDeletedFiles, type ArrPayload } from "./arr-payload.js";
+import { PayloadError, getField, type JsonObject } from "./read.js";
+import type { RequestedPath, Source, TriggerResult } from "./types.js";
+
+/** Reads the paths one scan event names; throws PayloadError when it cannot. */
+export type EventReader = (payload: ArrPayload) => RequestedPath[];
+
+/** How one *arr app shapes its webhooks: the autoscan idea of one small table per trigger. */
+export interface ArrTrigger {
+  source: Exclude<Source, "manual">;
+  /** The object holding the media folder, and the key of the folder in it. */
+  rootKey: string;
+  rootPathKey: string;
+  /** Top-level keys that only this app sends; any of them identifies it. */
+  shapeKeys: readonly string[];
+  /** Events that name files or folders, by their canonical (PascalCase) name. */
+  scanEvents: Readonly<Record<string, EventReader>>;
+  /** Events the app sends that never name anything to scan. */
+  quietEvents: readonly string[];
+}
+
+/** Whether `body` looks like a webhook of this app. */
+export function matchesShape(trigger: ArrTrigger, body: JsonObject): boolean {
+  return trigger.shapeKeys.some((key) => getField(body, key) !== undefined);
+}
+
+/**
+ * Turns one webhook into a result. Event names are matched case-insensitively
+ * because hand-written payloads (plex_autoscan users POST them from scripts)
+ * and older app versions do not always use the apps' PascalCase.
+ */
+export function parseArrEvent(trigger: ArrTrigger, body: JsonObject, eventType: string): TriggerResult {
+  const source = trigger.source;
+  const scanEvent = findEvent(Object.keys(trigger.scanEvents), eventType);
+  if (scanEvent === undefined) {
+    const quiet = findEvent(trigger.quietEvents, eventType);
+    const event = quiet ?? eventType;
+    const reason = quiet
+      ? `${source} ${event} carries no files to scan`
+      : `${source} event "${event}" is not one that names files to scan`;
+    return { kind: "ignored", source, event, reason };
+  }
+  const reader = trigger.scanEvents[scanEvent];
+  const payload = { body, rootKey: trigger.rootKey, rootPathKey: trigger.rootPathKey };
+  try {
+    const paths = reader === undefined ? [] : dedupe(reader(payload));
+    if (paths.length === 0) return { kind: "invalid", reason: `${source} ${scanEvent}: no paths in the payload` };
+    return { kind: "scan", source, event: scanEvent, paths };
+  } catch (error) {
+    if (!(error instanceof PayloadError)) throw error;
+    return { kind: "invalid", reason: `${source} ${scanEvent}: ${error.message}` };
+  }
+}
+
+/** A file event plus, for upgrades, the files it replaced. */
+export function withDeletedFiles(reader: EventReader): EventReader {
+  return (payload) => [...reader(payload), ...readDeletedFiles(payload)];
+}
+
+function findEvent(names: readonly string[], eventType: string): string | undefined {
+  const wanted = eventType.toLowerCase();
+  return names.find((name) => name.toLowerCase() === wanted);
+}
+
+/** Identical paths collapse (several episodes in one folder); distinct ones all stay. */
+function dedupe(paths: RequestedPath[]): RequestedPath[] {
+  const seen = new Set<string>();
+  return paths.filter((entry) => {
+    const key = `${entry.kind}\0${entry.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

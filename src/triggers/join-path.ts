@@ -1,0 +1,20 @@
+/**
+ * Joins a relative file path under an *arr folder in the folder's own style:
+ * a Windows Sonarr sends `D:\TV\Show` with `Season 1\file.mkv`, and the
+ * path mapper later needs to see the same separators the sender used.
+ */
+export function joinUnder(folder: string, relative: string): string {
+  if (!isWindowsPath(folder)) {
+    // On POSIX a backslash is an ordinary file-name character: leave it alone.
+    return `${folder.replace(/\/+$/, "")}/${relative.replace(/^\/+/, "")}`;
+  }
+  const separator = folder.includes("\\") ? "\\" : "/";
+  const head = folder.replace(/[\\/]+$/, "");
+  const tail = relative.replace(/^[\\/]+/, "").replace(/[\\/]+/g, separator);
+  return `${head}${separator}${tail}`;
+}
+
+/** Drive letter (`D:\`, `D:/`) or UNC (`\\server\share`). */
+export function isWindowsPath(path: string): boolean {
+  return /^[A-Za-z]:([\\/]|$)/.test(path) || path.startsWith("\\\\");
+}

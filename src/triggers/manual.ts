@@ -1,0 +1,17 @@
+import { getField, type JsonObject } from "./read.js";
+import type { TriggerResult } from "./types.js";
+
+/**
+ * `eventType=Manual&filepath=...` from the manual page or `curl -d`, or the
+ * same two fields as JSON. Whether it names a file or a folder is left to the
+ * server, which can only tell once the path is mapped.
+ */
+export function parseManual(body: JsonObject): TriggerResult {
+  const filepath = getField(body, "filepath");
+  if (filepath === undefined || filepath === null) {
+    return { kind: "invalid", reason: "manual request without a filepath field" };
+  }
+  if (typeof filepath !== "string") return { kind: "invalid", reason: "filepath must be a string" };
+  if (filepath.trim() === "") return { kind: "invalid", reason: "filepath is empty" };
+  return { kind: "scan", source: "manual", event: "Manual", paths: [{ path: filepath, kind: "unknown" }] };
+}

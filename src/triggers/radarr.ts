@@ -1,0 +1,16 @@
+import { withDeletedFiles, type ArrTrigger } from "./arr.js";
+import { readFile, readRenamedFiles, readRootFolder } from "./arr-payload.js";
+
+export const radarr: ArrTrigger = {
+  source: "radarr",
+  rootKey: "movie",
+  rootPathKey: "folderPath",
+  shapeKeys: ["movie", "remoteMovie", "movieFile", "renamedMovieFiles"],
+  scanEvents: {
+    Download: withDeletedFiles((payload) => readFile(payload, "movieFile")),
+    Rename: (payload) => readRenamedFiles(payload, "renamedMovieFiles"),
+    MovieFileDelete: (payload) => readFile(payload, "movieFile"),
+    MovieDelete: readRootFolder,
+  },
+  quietEvents: ["Grab", "MovieAdded", "Health", "HealthRestored", "ApplicationUpdate", "ManualInteractionRequired"],
+};

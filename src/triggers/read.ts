@@ -1,0 +1,40 @@
+/** Narrowing helpers for untrusted JSON; a wrong shape becomes a PayloadError. */
+
+/** A payload that cannot be scanned as sent; `message` names the field. */
+export class PayloadError extends Error {
+  override name = "PayloadError";
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Own properties only, so "__proto__" or "constructor" never leak in from the prototype. */
+export function getField(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/**
+ * The non-blank string at `key`, or undefined when it is absent, null or
+ * blank (the *arrs omit nulls, and a blank path names nothing to scan).
+ */
+export function readOptionalString(object: JsonObject, key: string, where: string): string | undefined {
+  const value = getField(object, key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new PayloadError(`${join(where, key)} must be a string`);
+  return value.trim() === "" ? undefined : value;
+}
+
+/** The object at `key`, or undefined when absent; any other type is an error. */
+export function readOptionalObject(object: JsonObject, key: string, where: string): JsonObject | undefined {
+  const value = getField(object, key);
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw new PayloadError(`${join(where, key)} must be an object`);
+  return value;
+}
+
+function join(where: string, key: string): string {
+  return where === "" ? key : `${where}.${key}`;
+}

@@ -1,0 +1,27 @@
+import { withDeletedFiles, type ArrTrigger } from "./arr.js";
+import { readFile, readFiles, readRenamedFiles, readRootFolder, type ArrPayload } from "./arr-payload.js";
+import { getField } from "./read.js";
+
+/**
+ * "On Import Complete" (v4.0.6+) reuses eventType Download but sends
+ * `episodeFiles[]` instead of `episodeFile`; the key tells them apart.
+ */
+function readImported(payload: ArrPayload) {
+  return getField(payload.body, "episodeFiles") === undefined
+    ? readFile(payload, "episodeFile")
+    : readFiles(payload, "episodeFiles");
+}
+
+export const sonarr: ArrTrigger = {
+  source: "sonarr",
+  rootKey: "series",
+  rootPathKey: "path",
+  shapeKeys: ["series", "episodes", "episodeFile", "episodeFiles", "renamedEpisodeFiles"],
+  scanEvents: {
+    Download: withDeletedFiles(readImported),
+    Rename: (payload) => readRenamedFiles(payload, "renamedEpisodeFiles"),
+    EpisodeFileDelete: (payload) => readFile(payload, "episodeFile"),
+    SeriesDelete: readRootFolder,
+  },
+  quietEvents: ["Grab", "SeriesAdd", "Health", "HealthRestored", "ApplicationUpdate", "ManualInteractionRequired"],
+};

@@ -1,0 +1,30 @@
+/**
+ * What a scan trigger makes of one POSTed body: the paths to scan, or why
+ * nothing will be scanned. Parsers never throw and never touch the network,
+ * the config or the queue; the HTTP server decides what each kind answers.
+ */
+
+/** Who sent the request. */
+export type Source = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual";
+
+/**
+ * "file": scan its parent folder; "folder": scan it; "unknown": a manual path
+ * the server classifies with folderToScan after mapping.
+ */
+export type PathKind = "file" | "folder" | "unknown";
+
+/** A path exactly as the sender wrote it, before SERVER_PATH_MAPPINGS. */
+export interface RequestedPath {
+  path: string;
+  kind: PathKind;
+}
+
+export type TriggerResult =
+  /** Something to scan; `paths` is never empty and holds no duplicates. */
+  | { kind: "scan"; source: Source; event: string; paths: RequestedPath[] }
+  /** The *arr "Test" button: answer 2xx, scan nothing. */
+  | { kind: "test"; source: Source | "unknown"; event: string }
+  /** A well-formed event that carries nothing to scan (Grab, Health, ...). */
+  | { kind: "ignored"; source: Source | "unknown"; event: string; reason: string }
+  /** Not a request we understand: answer 400 with `reason`. */
+  | { kind: "invalid"; reason: string };

@@ -1,0 +1,100 @@
+import { Writable } from "node:stream";
+import { defaultConfig } from "../../src/config/defaults.js";
+import type { Config } from "../../src/config/types.js";
+import { systemClock } from "../../src/lib/clock.js";
+import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
+import { createLogger } from "../../src/lib/logger.js";
+import { startService, type RunningService } from "../../src/service/service.js";
+import { startFakePlex, type FakePlex, type FakeSection } from "../fakes/plex.js";
+import { tempDir } from "./cli.js";
+
+export const TEST_PASS = "0123456789abcdef0123456789abcdef";
+
+/** Libraries in the *arr fixtures' own path style (/tv, /movies, /music, /books). */
+export const ARR_SECTIONS: FakeSection[] = [
+  { key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] },
+  { key: "2", title: "TV Shows", type: "show", locations: ["/data/TV"] },
+  { key: "5", title: "Music", type: "artist", locations: ["/data/Music"] },
+  { key: "7", title: "Books", type: "artist", locations: ["/data/Books"] },
+];
+
+export const ARR_MAPPINGS: Record<string, string[]> = {
+  "/data/Movies/": ["/movies/", "My Drive/Media/Movies/"],
+  "/data/TV/": ["/tv/", "My Drive/Media/TV/"],
+  "/data/Music/": ["/music/"],
+  "/data/Books/": ["/books/"],
+};
+
+export interface TestService {
+  service: RunningService;
+  plex: FakePlex;
+  paths: InstallPaths;
+  config: Config;
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** `http://127.0.0.1:<port>/<pass>` */
+  base: string;
+  /** Everything the service logged (JSON lines). */
+  logs: () => string;
+  stop(): Promise<void>;
+}
+
+/** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
+export async function startTestService(overrides: Partial<Config> = {}, sections: FakeSection[] = ARR_SECTIONS): Promise<TestService> {
+  const plex = await startFakePlex({ sections });
+  const config: Config = {
+    ...defaultConfig(TEST_PASS),
+    SERVER_IP: "127.0.0.1",
+    SERVER_PORT: 0,
+    SERVER_SCAN_DELAY: 0,
+    SERVER_ALLOW_MANUAL_SCAN: true,
+    SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
+    PLEX_LOCAL_URL: plex.url,
+    PLEX_TOKEN: plex.token,
+    ...overrides,
+  };
+  const paths = resolveInstallPaths(tempDir());
+  let logText = "";
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logText += chunk.toString();
+      done();
+    },
+  });
+  const logger = createLogger({ level: "debug", format: "json", destination });
+  const service = await startService({ config, paths, logger, clock: systemClock, env: process.env });
+  const origin = `http://127.0.0.1:${service.port}`;
+  return {
+    service,
+    plex,
+    paths,
+    config,
+    origin,
+    base: `${origin}/${TEST_PASS}`,
+    logs: () => logText,
+    async stop() {
+      await service.stop();
+      await plex.close();
+    },
+  };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text.startsWith("{") ? (JSON.parse(text) as Record<string, unknown>) : { text } };
+}
+
+export async function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields).toString() });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Waits until `predicate` holds, polling every 10 ms; fails after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 5_000, what = "condition"): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

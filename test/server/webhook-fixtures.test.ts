@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { haveWebhookFixtures, listFixtureFiles, loadFixture, readExpectedFolders } from "../triggers/helpers.js";
+import { postJson, startTestService, type TestService } from "../helpers/service.js";
+
+if (!haveWebhookFixtures) console.warn("skipping webhook fixture table: ../shared/fixtures/webhooks is absent");
+
+/** What SERVER_PATH_MAPPINGS of the test service makes of the fixtures' own paths. */
+function mapped(folder: string): string {
+  return folder.replace(/^\/tv\//, "/data/TV/").replace(/^\/movies\//, "/data/Movies/").replace(/^\/music\//, "/data/Music/").replace(/^\/books\//, "/data/Books/");
+}
+
+describe.skipIf(!haveWebhookFixtures)("every shared webhook fixture, posted to a real service", () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService();
+  });
+  afterAll(async () => t?.stop());
+
+  const expected = haveWebhookFixtures ? readExpectedFolders() : {};
+  for (const file of haveWebhookFixtures ? listFixtureFiles() : []) {
+    it(`${file} reaches Plex as ${JSON.stringify(expected[file] ?? [])}`, async () => {
+      const folders = (expected[file] ?? []).map(mapped).sort();
+      const before = t.plex.refreshes.length;
+      const answer = await postJson(t.base, loadFixture(file));
+      if (folders.length === 0) {
+        expect(answer.status).toBe(200);
+        expect(["test", "ignored"]).toContain(answer.body.status);
+        await new Promise((r) => setTimeout(r, 50));
+        expect(t.plex.refreshes.length).toBe(before);
+        return;
+      }
+      expect(answer.status).toBe(202);
+      expect([...(answer.body.queued as string[]), ...(answer.body.covered as string[])].sort()).toEqual(folders);
+      await t.plex.waitForRefreshes(before + folders.length);
+      const reached = t.plex.refreshes.slice(before).map((r) => r.path ?? "").sort();
+      expect(reached).toEqual(folders);
+    });
+  }
+});
