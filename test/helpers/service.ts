@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
-import { systemClock } from "../../src/lib/clock.js";
+import { systemClock, type Clock } from "../../src/lib/clock.js";
 import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { startService, type RunningService } from "../../src/service/service.js";
@@ -40,7 +40,7 @@ export interface TestService {
 }
 
 /** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
-export async function startTestService(overrides: Partial<Config> = {}, sections: FakeSection[] = ARR_SECTIONS): Promise<TestService> {
+export async function startTestService(overrides: Partial<Config> = {}, sections: FakeSection[] = ARR_SECTIONS, clock: Clock = systemClock): Promise<TestService> {
   const plex = await startFakePlex({ sections });
   const config: Config = {
     ...defaultConfig(TEST_PASS),
@@ -62,7 +62,7 @@ export async function startTestService(overrides: Partial<Config> = {}, sections
     },
   });
   const logger = createLogger({ level: "debug", format: "json", destination });
-  const service = await startService({ config, paths, logger, clock: systemClock, env: process.env });
+  const service = await startService({ config, paths, logger, clock, env: process.env });
   const origin = `http://127.0.0.1:${service.port}`;
   return {
     service,

@@ -1,0 +1,46 @@
+import type { CloudConfig } from "../config/types.js";
+import type { Logger } from "../lib/logger.js";
+import { MY_DRIVE } from "./store.js";
+import type { DriveApi, SharedDrive } from "./types.js";
+
+/** A change log the monitor replays: My Drive's, or one shared drive's. */
+export interface WatchedLog {
+  logKey: string;
+  /** The shared drive; undefined for My Drive. */
+  driveId: string | undefined;
+  /** Shared drive name from drives.list; My Drive's name comes from its root folder. */
+  name: string | undefined;
+}
+
+/**
+ * My Drive always, plus each shared drive TEAMDRIVES names (by id or name)
+ * when TEAMDRIVE is on. A name that matches no drive is reported, not fatal.
+ */
+export async function listWatchedLogs(api: DriveApi, cloud: CloudConfig, logger: Logger): Promise<WatchedLog[]> {
+  const logs: WatchedLog[] = [{ logKey: MY_DRIVE, driveId: undefined, name: undefined }];
+  if (!cloud.TEAMDRIVE || cloud.TEAMDRIVES.length === 0) return logs;
+  const drives = await listAllSharedDrives(api);
+  for (const wanted of cloud.TEAMDRIVES) {
+    const match =
+      drives.find((d) => d.id === wanted) ??
+      drives.find((d) => d.name === wanted) ??
+      drives.find((d) => d.name.toLowerCase() === wanted.toLowerCase());
+    if (!match) {
+      logger.warn({ teamDrive: wanted, available: drives.map((d) => d.name) }, "CLOUD.TEAMDRIVES names a shared drive this account cannot see; skipping it");
+      continue;
+    }
+    if (!logs.some((log) => log.logKey === match.id)) logs.push({ logKey: match.id, driveId: match.id, name: match.name });
+  }
+  return logs;
+}
+
+async function listAllSharedDrives(api: DriveApi): Promise<SharedDrive[]> {
+  const drives: SharedDrive[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await api.listSharedDrives(pageToken);
+    drives.push(...page.drives);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return drives;
+}

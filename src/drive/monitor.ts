@@ -1,0 +1,123 @@
+import type Database from "better-sqlite3";
+import type { Config } from "../config/types.js";
+import type { ScanSink } from "../domain.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import type { PathMapper } from "../paths/index.js";
+import { withRetries } from "./backoff.js";
+import { listWatchedLogs, type WatchedLog } from "./change-logs.js";
+import { createDriveApi } from "./client.js";
+import { createChangeFilter } from "./filters.js";
+import { FolderCache } from "./folder-cache.js";
+import type { MediaIndex } from "./page-handler.js";
+import { pollLog, type PollerDeps } from "./poller.js";
+import { LogStore, migrateDriveTables } from "./store.js";
+
+export type { MediaIndex } from "./page-handler.js";
+
+export interface DriveMonitorDeps {
+  config: Config;
+  /** The shared database; the monitor keeps its state in drive_* tables. */
+  db: Database.Database;
+  sink: ScanSink;
+  mapper: PathMapper;
+  /** Files the media server already has; undefined queues every passing file. */
+  mediaIndex: MediaIndex | undefined;
+  /** What `drive({ auth })` accepts (an OAuth2 or JWT client from @googleapis/drive). */
+  auth: unknown;
+  logger: Logger;
+  clock: Clock;
+  random?: () => number;
+}
+
+export interface DriveMonitor {
+  /** Stops polling and waits for a running poll to finish its current call. */
+  stop(): Promise<void>;
+  /** Polls now (or joins the running poll); never rejects. */
+  pollNow(): Promise<void>;
+}
+
+/**
+ * Watches My Drive and the configured shared drives for new media files and
+ * queues scans of their folders. The first poll starts at once; the next one
+ * CLOUD.POLL_INTERVAL seconds after the previous one ended, so polls never
+ * overlap. A failed poll is logged and retried at the next interval.
+ */
+export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
+  const { config, db, clock } = deps;
+  const logger = deps.logger.child({ component: "drive" });
+  migrateDriveTables(db);
+  const abort = new AbortController();
+  const backoff = { clock, random: deps.random ?? Math.random, logger, signal: abort.signal };
+  const poller: PollerDeps = {
+    api: withRetries(createDriveApi({ auth: deps.auth, apiUrl: config.CLOUD.API_URL }), backoff),
+    cache: new FolderCache(db, logger, config.CLOUD.SHOW_CACHE_LOGS),
+    logs: new LogStore(db),
+    filter: createChangeFilter(config.CLOUD.ALLOWED),
+    mapper: deps.mapper,
+    mediaIndex: deps.mediaIndex,
+    sink: deps.sink,
+    clock,
+    logger,
+  };
+  for (const state of poller.logs.all()) poller.cache.setRoot(state.rootId, state.rootName);
+  if (config.CLOUD.ALLOWED.FILE_PATHS.length === 0) {
+    logger.warn("CLOUD.ALLOWED.FILE_PATHS is empty: files anywhere on the watched drives are considered");
+  }
+
+  const intervalMs = Math.max(1, config.CLOUD.POLL_INTERVAL) * 1000;
+  let watched: WatchedLog[] | undefined;
+  let running: Promise<void> | undefined;
+  let timer: unknown;
+  let stopped = false;
+
+  async function runPoll(): Promise<void> {
+    try {
+      watched ??= await listWatchedLogs(poller.api, config.CLOUD, logger);
+    } catch (error) {
+      logger.error({ error: describe(error) }, "Could not list the shared drives to watch; retrying at the next poll");
+      return;
+    }
+    for (const log of watched) {
+      if (stopped) return;
+      try {
+        const stats = await pollLog(log, poller);
+        if (stats && stats.changes > 0) logger.info({ drive: log.name ?? log.logKey, ...stats }, "Drive changes processed");
+      } catch (error) {
+        logger.error({ drive: log.name ?? log.logKey, error: describe(error) }, "Drive poll failed; it resumes from the last committed page at the next poll");
+      }
+    }
+  }
+
+  function schedule(delayMs: number): void {
+    if (stopped) return;
+    clock.clearTimeout(timer);
+    timer = clock.setTimeout(() => void pollNow(), delayMs);
+  }
+
+  function pollNow(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) return running;
+    clock.clearTimeout(timer);
+    running = runPoll().finally(() => {
+      running = undefined;
+      schedule(intervalMs);
+    });
+    return running;
+  }
+
+  schedule(0);
+  return {
+    pollNow,
+    async stop() {
+      stopped = true;
+      clock.clearTimeout(timer);
+      abort.abort();
+      await running;
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

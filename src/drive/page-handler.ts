@@ -1,0 +1,111 @@
+import type { ScanRequest } from "../domain.js";
+import type { Logger } from "../lib/logger.js";
+import { folderToScan, PathError, type PathMapper } from "../paths/index.js";
+import type { WatchedLog } from "./change-logs.js";
+import type { ChangeFilter } from "./filters.js";
+import type { FolderCache } from "./folder-cache.js";
+import type { PathResolver } from "./path-resolver.js";
+import { FOLDER_MIME, type DriveChange, type DriveItem } from "./types.js";
+
+const GOOGLE_APPS_PREFIX = "application/vnd.google-apps.";
+
+/** Answers whether the media server already holds a file (the Plex DB's media_parts). */
+export interface MediaIndex {
+  hasFile(serverPath: string): boolean;
+}
+
+export interface PageContext {
+  log: WatchedLog;
+  cache: FolderCache;
+  resolver: PathResolver;
+  filter: ChangeFilter;
+  mapper: PathMapper;
+  mediaIndex: MediaIndex | undefined;
+  logger: Logger;
+  /** A shared drive renamed itself in its own log. */
+  onDriveRenamed(name: string): void;
+}
+
+export interface PageStats {
+  changes: number;
+  files: number;
+  queued: number;
+  known: number;
+  filtered: number;
+  unmapped: number;
+  unresolved: number;
+}
+
+/**
+ * Turns one page of changes into scan requests. Folder changes go into the
+ * cache first, so files in a folder created or moved on the same page resolve
+ * without a call. Each file change is the file's current state, so a rename or
+ * move is simply a file at a new path; the media index tells new from known.
+ */
+export async function handleChangePage(changes: DriveChange[], ctx: PageContext): Promise<{ requests: ScanRequest[]; stats: PageStats }> {
+  const stats: PageStats = { changes: changes.length, files: 0, queued: 0, known: 0, filtered: 0, unmapped: 0, unresolved: 0 };
+  const upserts: DriveItem[] = [];
+  const removals: string[] = [];
+  const files: DriveItem[] = [];
+  for (const change of changes) {
+    if (change.changeType === "drive") {
+      if (change.drive && change.drive.id === ctx.log.driveId) ctx.onDriveRenamed(change.drive.name);
+      continue;
+    }
+    const file = change.file;
+    if (change.removed || !file || !belongsTo(file, ctx.log)) {
+      if (change.fileId) removals.push(change.fileId);
+    } else if (file.mimeType === FOLDER_MIME) {
+      if (file.trashed) removals.push(file.id);
+      else upserts.push(file);
+    } else if (!file.trashed && !file.mimeType.startsWith(GOOGLE_APPS_PREFIX)) {
+      // Google Docs and shortcuts have no file on the mount, whatever their name says.
+      files.push(file);
+    }
+  }
+  ctx.cache.apply(ctx.log.logKey, upserts, removals);
+
+  const requests = new Map<string, ScanRequest>();
+  for (const file of files) {
+    stats.files++;
+    const request = await toScanRequest(file, ctx, stats);
+    if (request && !requests.has(request.folder)) requests.set(request.folder, request);
+  }
+  stats.queued = requests.size;
+  return { requests: [...requests.values()], stats };
+}
+
+async function toScanRequest(file: DriveItem, ctx: PageContext, stats: PageStats): Promise<ScanRequest | undefined> {
+  const drivePath = await ctx.resolver.resolveFile(file);
+  if (drivePath === undefined) {
+    stats.unresolved++;
+    ctx.logger.debug({ id: file.id, name: file.name }, "Drive change outside the watched folders; skipped");
+    return undefined;
+  }
+  const rejected = ctx.filter(drivePath, file.mimeType);
+  if (rejected) {
+    stats.filtered++;
+    ctx.logger.debug({ path: drivePath, rejected }, "Drive change filtered out by CLOUD.ALLOWED");
+    return undefined;
+  }
+  let serverPath: string;
+  try {
+    serverPath = ctx.mapper.toServerPath(drivePath);
+  } catch (error) {
+    if (!(error instanceof PathError)) throw error;
+    stats.unmapped++;
+    ctx.logger.warn({ path: drivePath, error: error.message }, "Drive file has no media-server path in SERVER_PATH_MAPPINGS; skipped");
+    return undefined;
+  }
+  if (ctx.mediaIndex?.hasFile(serverPath)) {
+    stats.known++;
+    return undefined;
+  }
+  ctx.logger.info({ path: drivePath, serverPath }, "New file on the drive, not in the media server yet");
+  return { folder: folderToScan(serverPath, false), source: "drive", event: "DriveChange" };
+}
+
+/** My Drive's log also reports shared-drive items; those belong to (and are handled by) their own log. */
+function belongsTo(file: DriveItem, log: WatchedLog): boolean {
+  return file.driveId === log.driveId;
+}

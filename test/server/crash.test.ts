@@ -1,0 +1,68 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/defaults.js";
+import { startFakePlex, type FakePlex } from "../fakes/plex.js";
+import { spawnServe, type ChildServe } from "../helpers/child-serve.js";
+import { tempDir } from "../helpers/cli.js";
+import { ARR_MAPPINGS, ARR_SECTIONS, TEST_PASS, waitFor } from "../helpers/service.js";
+
+let plex: FakePlex | undefined;
+let serve: ChildServe | undefined;
+afterEach(async () => {
+  serve?.child.kill("SIGKILL");
+  await plex?.close();
+});
+
+function writeConfig(dir: string, plexUrl: string, token: string, delaySeconds: number): void {
+  mkdirSync(path.join(dir, "config"), { recursive: true });
+  const config = { ...defaultConfig(TEST_PASS), SERVER_IP: "127.0.0.1", SERVER_PORT: 0, SERVER_SCAN_DELAY: delaySeconds, SERVER_ALLOW_MANUAL_SCAN: true, SERVER_PATH_MAPPINGS: ARR_MAPPINGS, PLEX_LOCAL_URL: plexUrl, PLEX_TOKEN: token };
+  writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
+}
+
+describe("a crash of serve", () => {
+  it("loses no acknowledged request: kill -9 during a burst, restart, every acknowledged folder reaches Plex", async () => {
+    plex = await startFakePlex({ sections: ARR_SECTIONS });
+    const dir = tempDir();
+    writeConfig(dir, plex.url, plex.token, 5);
+    serve = await spawnServe(dir);
+    const base = `http://127.0.0.1:${serve.port}/${TEST_PASS}`;
+
+    const acknowledged: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < 2_000) {
+        const i = next++;
+        try {
+          const res = await fetch(base, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `eventType=Manual&filepath=${encodeURIComponent(`/tv/Show ${i}/Season 1/`)}` });
+          if (res.status === 202) acknowledged.push(`/data/TV/Show ${i}/Season 1`);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const burst = Promise.all(Array.from({ length: 16 }, worker));
+    await waitFor(() => acknowledged.length >= 200, 20_000, "200 acknowledged requests");
+    serve.child.kill("SIGKILL");
+    await serve.exited;
+    await burst;
+    expect(acknowledged.length).toBeGreaterThanOrEqual(200);
+
+    // Restarted on the same database: the pending scans resume and fall due after their 5 s debounce.
+    serve = await spawnServe(dir);
+    await plex.waitForRefreshes(acknowledged.length, 30_000);
+    const reached = new Set(plex.refreshes.map((r) => r.path));
+    expect(acknowledged.filter((f) => !reached.has(f))).toEqual([]);
+  }, 90_000);
+
+  it("stops cleanly on SIGTERM with exit code 0", async () => {
+    plex = await startFakePlex({ sections: ARR_SECTIONS });
+    const dir = tempDir();
+    writeConfig(dir, plex.url, plex.token, 0);
+    serve = await spawnServe(dir);
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
+    expect(serve.output()).toContain("stopped");
+    expect(serve.output()).not.toContain(TEST_PASS);
+  }, 30_000);
+});

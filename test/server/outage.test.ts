@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/lib/clock.js";
+import { postForm, startTestService, waitFor, type TestService } from "../helpers/service.js";
+
+let t: TestService | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+interface QueueAnswer {
+  pending: Array<{ folder: string; deliveries: Array<{ attempts: number; lastError: string | null }> }>;
+  failed: unknown[];
+}
+
+describe("a media server outage", () => {
+  it("keeps every scan while Plex answers 503 and delivers each folder once when it recovers", async () => {
+    const clock = new ManualClock(Date.now());
+    t = await startTestService({}, undefined, clock);
+    const folders = Array.from({ length: 20 }, (_, i) => `/tv/Show ${i}/Season 1`);
+    await clock.advance(0);
+    await waitFor(() => t!.service !== undefined);
+    t.plex.setMode(503);
+    for (const f of folders) expect((await postForm(t.base, { eventType: "Manual", filepath: `${f}/` })).status).toBe(202);
+
+    // Each round fires the due deliveries (instantly, on the injected clock) and lets them fail.
+    for (let round = 0; round < 4; round++) {
+      clock.advance(11 * 60_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const during = (await (await fetch(`${t.base}/api/queue`)).json()) as QueueAnswer;
+    expect(during.pending).toHaveLength(20);
+    expect(during.failed).toHaveLength(0);
+    // The target is held between probes (a circuit breaker), so the dead server sees a few attempts, not 20 per round.
+    const attempted = during.pending.filter((s) => (s.deliveries[0]?.attempts ?? 0) >= 1);
+    expect(attempted.length).toBeGreaterThan(0);
+    expect(attempted.every((s) => /503/.test(s.deliveries[0]?.lastError ?? ""))).toBe(true);
+    expect(t.plex.refreshes).toHaveLength(0);
+
+    t.plex.setMode("ok");
+    for (let i = 0; i < 20 && t.plex.refreshes.length < 20; i++) {
+      clock.advance(11 * 60_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await waitFor(() => t!.plex.refreshes.length >= 20, 5_000, "20 refreshes");
+    const reached = t.plex.refreshes.map((r) => r.path).sort();
+    expect(reached).toEqual(folders.map((f) => f.replace("/tv/", "/data/TV/")).sort());
+    const after = (await (await fetch(`${t.base}/api/queue`)).json()) as QueueAnswer;
+    expect(after.pending).toHaveLength(0);
+  });
+});
