@@ -31,8 +31,19 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "scan",
     description: "run Plex Media Scanner on a folder now, bypassing the service",
-    configure: (c) => c.option("--directory <path>", "folder to scan (media-server, mount or drive path)").option("--section <id>", "library section id (found from the path when omitted)"),
-    load: async () => asModule(await import("./not-implemented.js")),
+    configure: (c) =>
+      c
+        .option("-d, --directory <path>", "folder to scan: media-server, mount or drive path")
+        .option("-s, --section <id>", "library section id (found from the path when omitted)")
+        .option("--docker [container]", "run the scanner inside this container (default: DOCKER_NAME)")
+        .option("--no-docker", "do not use Docker even if USE_DOCKER is set")
+        .option("-u, --user <name>", "user to run the scanner as (default: PLEX_USER)")
+        .option("--sudo", "run the scanner with sudo -u <user> (default: USE_SUDO)")
+        .option("--no-sudo", "do not use sudo even if USE_SUDO is set")
+        .option("--timeout <seconds>", "stop the scanner after this many seconds; 0 for no limit", "3600")
+        .option("--dry-run", "print the command without running it")
+        .option("--list", "print the libraries (id, type, name, folders) and exit"),
+    load: async () => asModule(await import("./scan.js")),
   },
   {
     name: "create",

@@ -11,6 +11,7 @@ import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createPlexTarget } from "../targets/plex/plex-target.js";
 import { createScannerTargetFromConfig } from "../targets/plex/scanner-target.js";
+import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOf } from "./catalog.js";
 import { startDriveWiring } from "./drive.js";
 
@@ -28,6 +29,8 @@ export interface RunningService {
   host: string;
   port: number;
   server: Server;
+  /** The drive monitor when CLOUD.ENABLED and credentials were found. */
+  drive: DriveMonitor | undefined;
   /** Stops accepting, finishes deliveries in flight (bounded), closes the database. */
   stop(): Promise<void>;
 }
@@ -75,6 +78,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     host: address.address,
     port: address.port,
     server,
+    drive: drive.monitor,
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

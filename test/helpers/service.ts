@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { Writable } from "node:stream";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
@@ -40,7 +41,7 @@ export interface TestService {
 }
 
 /** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
-export async function startTestService(overrides: Partial<Config> = {}, sections: FakeSection[] = ARR_SECTIONS, clock: Clock = systemClock): Promise<TestService> {
+export async function startTestService(overrides: Partial<Config> = {}, sections: FakeSection[] = ARR_SECTIONS, clock: Clock = systemClock, beforeStart?: (paths: InstallPaths) => void): Promise<TestService> {
   const plex = await startFakePlex({ sections });
   const config: Config = {
     ...defaultConfig(TEST_PASS),
@@ -54,6 +55,8 @@ export async function startTestService(overrides: Partial<Config> = {}, sections
     ...overrides,
   };
   const paths = resolveInstallPaths(tempDir());
+  mkdirSync(paths.dataDir, { recursive: true });
+  beforeStart?.(paths);
   let logText = "";
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {

@@ -1,0 +1,131 @@
+import { Writable } from "node:stream";
+import {
+  TargetAuthError,
+  TargetFatalError,
+  TargetUnavailableError,
+  type Library,
+  type Target,
+} from "../../domain.js";
+import type { Config } from "../../config/types.js";
+import type { Logger } from "../../lib/logger.js";
+import { openPlexLibraryDb } from "./library-db.js";
+import { buildScanCommand, resolveScannerSettings, type ScannerSettings } from "./scanner-command.js";
+import { runScanner, type ScannerRun } from "./scanner.js";
+
+/** One hour: a scanner run on a large season folder over a cloud mount can be slow. */
+export const DEFAULT_SCANNER_TIMEOUT_MS = 60 * 60 * 1000;
+
+export interface ScannerTargetOptions {
+  settings: ScannerSettings;
+  databasePath: string;
+  /** The environment the scanner starts from (PATH included). */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  timeoutMs?: number;
+  /** Aborting it stops a running scan (service shutdown). */
+  signal?: AbortSignal;
+  openDb?: typeof openPlexLibraryDb;
+}
+
+/**
+ * The Target for PLEX_SCAN_METHOD "scanner": runs Plex Media Scanner, one run
+ * at a time because Plex's scanner is not meant to run concurrently, and
+ * reads libraries from the read-only Plex database.
+ */
+export function createScannerTarget(options: ScannerTargetOptions): Target {
+  const openDb = options.openDb ?? openPlexLibraryDb;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function runOne(folder: string, library: Library): Promise<void> {
+    const command = buildScanCommand(options.settings, library.id, folder);
+    const output = createLineLogger(options.logger, { section: library.id, folder });
+    options.logger.info({ section: library.id, folder }, "running Plex Media Scanner");
+    const run = await runScanner(command, {
+      env: options.env,
+      timeoutMs: options.timeoutMs ?? DEFAULT_SCANNER_TIMEOUT_MS,
+      stdout: output.stream,
+      stderr: output.stream,
+      stdin: "ignore",
+      mode: options.settings.mode,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const error = errorForRun(run, output.lastLines());
+    if (error) throw error;
+  }
+
+  return {
+    name: "plex-scanner",
+    async listLibraries() {
+      try {
+        const db = openDb(options.databasePath);
+        try {
+          return db.listLibraries();
+        } finally {
+          db.close();
+        }
+      } catch (error) {
+        throw new TargetUnavailableError(error instanceof Error ? error.message : String(error));
+      }
+    },
+    scan(folder, library) {
+      const next = queue.then(() => runOne(folder, library));
+      // The chain must survive a failed scan, or every later scan would fail with it.
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
+}
+
+/** Builds the target from the config, with sudo never waiting for a password. */
+export function createScannerTargetFromConfig(
+  config: Config,
+  deps: Omit<ScannerTargetOptions, "settings" | "databasePath">,
+): Target {
+  const settings = resolveScannerSettings(config, {}, true);
+  return createScannerTarget({ ...deps, settings, databasePath: config.PLEX_DATABASE_PATH });
+}
+
+// Which failures are worth retrying: a container being recreated, a slow or
+// locked library, a stopped run may succeed later; a missing executable or
+// user will not until someone fixes the config; sudo or Docker refusing us
+// needs a person, like a bad token.
+function errorForRun(run: ScannerRun, lastLines: string[]): Error | undefined {
+  if (!run.failure) return undefined;
+  const detail = lastLines.length ? ` (last output: ${lastLines.join(" | ")})` : "";
+  const message = run.failure.message + detail;
+  switch (run.failure.kind) {
+    case "missing-executable":
+    case "missing-user":
+      return new TargetFatalError(message);
+    case "not-permitted":
+      return new TargetAuthError(message);
+    default:
+      return new TargetUnavailableError(message);
+  }
+}
+
+const KEEP_LINES = 5;
+
+function createLineLogger(logger: Logger, fields: Record<string, string>): { stream: Writable; lastLines: () => string[] } {
+  const lines: string[] = [];
+  let pending = "";
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const parts = (pending + chunk.toString("utf8")).split(/\r?\n/);
+      pending = parts.pop() ?? "";
+      for (const line of parts) record(line);
+      done();
+    },
+    final(done) {
+      record(pending);
+      done();
+    },
+  });
+  function record(line: string): void {
+    if (line.trim() === "") return;
+    logger.debug({ ...fields, line }, "scanner output");
+    lines.push(line);
+    if (lines.length > KEEP_LINES) lines.shift();
+  }
+  return { stream, lastLines: () => [...lines, ...(pending.trim() ? [pending] : [])].slice(-KEEP_LINES) };
+}

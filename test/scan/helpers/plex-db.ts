@@ -1,0 +1,56 @@
+import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** The real Plex database shipped in ../shared/fixtures, when present. */
+export const fixtureDb = path.resolve(repoRoot, "../shared/fixtures/plex/com.plexapp.plugins.library.db");
+export const hasFixtureDb = existsSync(fixtureDb);
+if (!hasFixtureDb) console.warn(`skipping tests on the real Plex database: ${fixtureDb} is absent`);
+
+/** Copies the fixture into a fresh temp dir, since SQLite in WAL mode wants its -shm next to the file. */
+export function copyFixtureDb(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "scanarr-plexdb-"));
+  const file = path.join(dir, "com.plexapp.plugins.library.db");
+  copyFileSync(fixtureDb, file);
+  return file;
+}
+
+export interface FakeSection {
+  id: number;
+  name: string;
+  type: number;
+  locations: string[];
+}
+
+export interface FakePart {
+  file: string;
+  deleted?: boolean;
+}
+
+/** Builds a database with the column names Plex uses for the tables scanarr reads. */
+export function buildPlexDb(sections: FakeSection[], parts: FakePart[] = []): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "scanarr-plexdb-"));
+  const file = path.join(dir, "com.plexapp.plugins.library.db");
+  const db = new Database(file);
+  db.exec(`
+    CREATE TABLE library_sections (id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, library_id integer,
+      name varchar(255), section_type integer, uuid varchar(255));
+    CREATE TABLE section_locations (id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, library_section_id integer,
+      root_path varchar(255), available boolean DEFAULT 't');
+    CREATE TABLE media_parts (id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, media_item_id integer,
+      file varchar(255), size integer(8), deleted_at dt_integer(8));`);
+  const section = db.prepare("INSERT INTO library_sections (id, name, section_type) VALUES (?, ?, ?)");
+  const location = db.prepare("INSERT INTO section_locations (library_section_id, root_path) VALUES (?, ?)");
+  const part = db.prepare("INSERT INTO media_parts (file, size, deleted_at) VALUES (?, 1, ?)");
+  for (const s of sections) {
+    section.run(s.id, s.name, s.type);
+    for (const root of s.locations) location.run(s.id, root);
+  }
+  for (const p of parts) part.run(p.file, p.deleted ? 1_700_000_000 : null);
+  db.close();
+  return file;
+}

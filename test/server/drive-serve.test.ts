@@ -1,0 +1,83 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/lib/clock.js";
+import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
+import { tempDir } from "../helpers/cli.js";
+import { startTestService, waitFor, type TestService } from "../helpers/service.js";
+import { defaultConfig } from "../../src/config/defaults.js";
+
+let drive: FakeDrive | undefined;
+let t: TestService | undefined;
+afterEach(async () => {
+  await t?.stop();
+  await drive?.close();
+  t = undefined;
+});
+
+/** A database with the three Plex tables the service reads. */
+function buildPlexDb(file: string, files: string[]): void {
+  const db = new Database(file);
+  db.exec(`CREATE TABLE library_sections (id INTEGER PRIMARY KEY, name TEXT, section_type INTEGER);
+    CREATE TABLE section_locations (id INTEGER PRIMARY KEY, library_section_id INTEGER, root_path TEXT);
+    CREATE TABLE media_parts (id INTEGER PRIMARY KEY, file TEXT, deleted_at INTEGER);
+    INSERT INTO library_sections VALUES (1, 'Movies', 1);
+    INSERT INTO section_locations VALUES (1, 1, '/data/Movies');`);
+  const insert = db.prepare("INSERT INTO media_parts (file, deleted_at) VALUES (?, NULL)");
+  for (const f of files) insert.run(f);
+  db.close();
+}
+
+async function settle(clock: ManualClock, until: () => boolean, what: string): Promise<void> {
+  await waitFor(() => {
+    clock.advance(61_000);
+    return until();
+  }, 10_000, what);
+}
+
+describe("serve with drive monitoring", () => {
+  it("scans a new drive file Plex lacks, and not known files, .txt, files outside FILE_PATHS or trashed files", async () => {
+    drive = await startFakeDrive();
+    const fake = drive;
+    let movies = "";
+    let other = "";
+    fake.seed(() => {
+      movies = fake.addFolderPath("Media/Movies");
+      other = fake.addFolderPath("Media/Other");
+    });
+    const dir = tempDir();
+    const plexDb = path.join(dir, "plex.db");
+    buildPlexDb(plexDb, ["/data/Movies/Known (2001)/Known (2001).mkv"]);
+    const clock = new ManualClock(Date.now());
+    const base = defaultConfig("x".repeat(32));
+    t = await startTestService(
+      {
+        SERVER_PATH_MAPPINGS: { "/data/Movies/": ["My Drive/Media/Movies/"] },
+        PLEX_DATABASE_PATH: plexDb,
+        CLOUD: { ...base.CLOUD, ENABLED: true, CLIENT_ID: "client-id", CLIENT_SECRET: "client-secret", API_URL: fake.url, POLL_INTERVAL: 60, ALLOWED: { ...base.CLOUD.ALLOWED, FILE_PATHS: ["My Drive/Media/Movies/"] } },
+      },
+      [{ key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] }],
+      clock,
+      (paths) => writeFileSync(paths.tokenFile, JSON.stringify({ access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000, token_type: "Bearer" }), { mode: 0o600 }),
+    );
+    expect(t.service.drive).toBeDefined();
+    await settle(clock, () => fake.calls["changes.getStartPageToken"] >= 1 && fake.calls["files.list"] >= 1, "the first poll");
+
+    const newFolder = fake.addFolder("New (2020)", movies);
+    fake.addFile("New (2020).mkv", newFolder);
+    const knownFolder = fake.addFolder("Known (2001)", movies);
+    fake.addFile("Known (2001).mkv", knownFolder);
+    fake.addFile("notes.txt", newFolder);
+    fake.addFile("Elsewhere.mkv", other);
+    const trashedFolder = fake.addFolder("Gone (1999)", movies);
+    const trashed = fake.addFile("Gone (1999).mkv", trashedFolder);
+    fake.trash(trashed);
+
+    await settle(clock, () => t!.plex.refreshes.length >= 1, "the new file's scan");
+    await t.service.drive?.pollNow();
+    clock.advance(61_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.plex.refreshes).toEqual([{ sectionId: "1", path: "/data/Movies/New (2020)" }]);
+  });
+});
