@@ -49,8 +49,19 @@ export const COMMANDS: CommandSpec[] = [
     name: "create",
     group: "remote",
     description: "create an rclone remote for the cloud drive, as `rclone config` would",
-    configure: (c) => c.argument("[name]", "name of the remote"),
-    load: async () => asModule(await import("./not-implemented.js")),
+    configure: (c) =>
+      c
+        .argument("[name]", "name of the remote")
+        .option("--rclone-config <file>", "rclone.conf to edit (default: RCLONE_CONFIG, then rclone's search order)")
+        .option("--non-interactive", "no prompts; answers come from the flags")
+        .option("--scope <scope>", "drive | drive.readonly | drive.file | drive.appfolder | drive.metadata.readonly (default drive)")
+        .option("--token <token>", "token JSON or the text `rclone authorize` printed")
+        .option("--service-account-file <path>", "service-account JSON key instead of a token")
+        .option("--team-drive <id>", "shared drive id")
+        .option("--client-id <id>", "your own OAuth client id")
+        .option("--client-secret <secret>", "its client secret")
+        .option("--root-folder-id <id>", "start from this folder"),
+    load: async () => asModule(await import("./remote-create.js")),
   },
   {
     name: "check",

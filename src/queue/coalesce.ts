@@ -1,0 +1,140 @@
+import { isWithin } from "../paths/index.js";
+import { ancestorsOf, descendantRangeOf } from "./folder-key.js";
+import type { ScanRow } from "./rows.js";
+import type { QueueStatements } from "./statements.js";
+
+/** What coalescing needs from the queue; all of it runs inside the caller's transaction. */
+export interface CoalesceContext {
+  st: QueueStatements;
+  targets: readonly string[];
+  delayMs: number;
+  maxWaitMs: number;
+}
+
+/** A scan's mergeable fields: a new request, or an existing row being regrouped. */
+export interface ScanFacts {
+  folder: string;
+  priority: number;
+  requests: number;
+  source: string;
+  event: string;
+  firstRequestedAt: number;
+  lastRequestedAt: number;
+  dueAt: number;
+}
+
+export type CoalesceResult =
+  | { kind: "created" | "merged"; folder: string; dueAt: number }
+  | { kind: "covered"; folder: string; dueAt: number };
+
+/**
+ * Files `incoming` into the open scans, keeping the invariant that no open
+ * folder lies inside another: an open ancestor (or the folder itself) takes
+ * it in; otherwise it becomes a new open scan that absorbs open descendants.
+ * Costs one IN lookup over the folder's prefixes and one index range scan.
+ */
+export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: number): CoalesceResult {
+  const holder = findOpenHolder(ctx, incoming.folder);
+  if (holder) {
+    const merged = mergeFacts(ctx, [factsOf(holder), incoming]);
+    saveMerged(ctx, holder.id, merged, now);
+    return { kind: holder.folder === incoming.folder ? "merged" : "covered", folder: holder.folder, dueAt: merged.dueAt };
+  }
+  const children = findOpenDescendants(ctx, incoming.folder);
+  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)]);
+  for (const child of children) deleteScan(ctx, child.id);
+  const { lastInsertRowid } = ctx.st.insertScan.run(
+    merged.folder, merged.priority, merged.requests, merged.source, merged.event,
+    merged.firstRequestedAt, merged.lastRequestedAt, merged.dueAt,
+  );
+  for (const target of ctx.targets) ctx.st.insertDelivery.run(Number(lastInsertRowid), target, merged.dueAt, now);
+  return { kind: "created", folder: merged.folder, dueAt: merged.dueAt };
+}
+
+/**
+ * Puts a closed scan whose deliveries are all waiting again (a retry, or a
+ * crash mid-delivery) back among the open ones, so requests that arrive
+ * during an outage merge into it instead of queueing a second scan.
+ */
+export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): void {
+  const holder = findOpenHolder(ctx, scan.folder);
+  if (holder) {
+    saveMerged(ctx, holder.id, mergeFacts(ctx, [factsOf(holder), factsOf(scan)]), now);
+    deleteScan(ctx, scan.id);
+    return;
+  }
+  const children = findOpenDescendants(ctx, scan.folder);
+  for (const child of children) deleteScan(ctx, child.id);
+  saveMerged(ctx, scan.id, mergeFacts(ctx, [factsOf(scan), ...children.map(factsOf)]), now);
+}
+
+function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
+  const rows = ctx.st.openIn.all(JSON.stringify([...ancestorsOf(folder), folder])) as ScanRow[];
+  // The invariant allows one row; should it ever be broken, the topmost folder wins.
+  return rows
+    .filter((row) => row.folder === folder || isWithin(row.folder, folder))
+    .sort((a, b) => a.folder.length - b.folder.length)[0];
+}
+
+function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
+  const { from, to } = descendantRangeOf(folder);
+  const rows = ctx.st.openRange.all(from, to, folder) as ScanRow[];
+  return rows.filter((row) => isWithin(folder, row.folder));
+}
+
+function deleteScan(ctx: CoalesceContext, id: number): void {
+  ctx.st.deleteDeliveries.run(id);
+  ctx.st.deleteScan.run(id);
+}
+
+function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {
+  ctx.st.updateMerged.run(
+    facts.dueAt, facts.priority, facts.requests, facts.firstRequestedAt, facts.lastRequestedAt,
+    facts.source, facts.event, id,
+  );
+  ctx.st.pushDeliveries.run(facts.dueAt, now, id);
+}
+
+/**
+ * The first fact names the folder. Trailing debounce: the latest due time
+ * wins, but never later than maxWait after the earliest request.
+ */
+function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): ScanFacts {
+  const [head] = facts;
+  // Loops, not Math.min(...): a parent may absorb tens of thousands of children.
+  let latest = head;
+  let first = head.firstRequestedAt;
+  let due = head.dueAt;
+  let priority = head.priority;
+  let requests = 0;
+  for (const f of facts) {
+    if (f.lastRequestedAt > latest.lastRequestedAt) latest = f;
+    first = Math.min(first, f.firstRequestedAt);
+    due = Math.max(due, f.dueAt);
+    priority = Math.min(priority, f.priority);
+    requests += f.requests;
+  }
+  return {
+    folder: head.folder,
+    priority,
+    requests,
+    source: latest.source,
+    event: latest.event,
+    firstRequestedAt: first,
+    lastRequestedAt: latest.lastRequestedAt,
+    dueAt: Math.min(due, first + ctx.maxWaitMs),
+  };
+}
+
+function factsOf(row: ScanRow): ScanFacts {
+  return {
+    folder: row.folder,
+    priority: row.priority,
+    requests: row.requests,
+    source: row.source,
+    event: row.event,
+    firstRequestedAt: row.first_requested_at,
+    lastRequestedAt: row.last_requested_at,
+    dueAt: row.due_at,
+  };
+}

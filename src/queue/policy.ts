@@ -1,0 +1,42 @@
+/**
+ * How the scheduler delivers and retries. Defaults, and why:
+ *
+ * - concurrencyPerTarget 2: Plex queues refreshes itself, so more parallel
+ *   requests only add load; 2 hides one slow answer. (The scanner target
+ *   serialises runs by itself.)
+ * - backoff for TargetUnavailableError (down, 404, 5xx, timeout): attempt n
+ *   waits min(maxMs, baseMs × factor^(n-1)) = 5 s, 10 s, 20 s … capped at
+ *   10 min, then "equal jitter": a random point in the upper half of that
+ *   wait, so a fleet of scans does not retry in lockstep.
+ * - authRetryMs 15 min: a refused token (401/403) needs a human; retrying
+ *   faster would only fill the Plex log.
+ * - noLibraryAttempts 5: a folder in no library may be a library list that is
+ *   not refreshed yet; after 5 backed-off attempts it is failed, visibly.
+ * - maxAgeMs 24 h: a scan still undelivered a day after its first request is
+ *   marked failed (it stays in listFailed()); a day covers a night-long outage.
+ */
+export interface DeliveryPolicy {
+  concurrencyPerTarget: number;
+  backoff: BackoffPolicy;
+  authRetryMs: number;
+  noLibraryAttempts: number;
+  maxAgeMs: number;
+}
+
+export interface BackoffPolicy {
+  baseMs: number;
+  factor: number;
+  maxMs: number;
+}
+
+export const DEFAULT_POLICY: DeliveryPolicy = {
+  concurrencyPerTarget: 2,
+  backoff: { baseMs: 5_000, factor: 2, maxMs: 10 * 60_000 },
+  authRetryMs: 15 * 60_000,
+  noLibraryAttempts: 5,
+  maxAgeMs: 24 * 60 * 60_000,
+};
+
+export function resolvePolicy(overrides: Partial<DeliveryPolicy> = {}): DeliveryPolicy {
+  return { ...DEFAULT_POLICY, ...overrides, backoff: { ...DEFAULT_POLICY.backoff, ...overrides.backoff } };
+}

@@ -1,0 +1,185 @@
+import type { Database } from "better-sqlite3";
+import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import { coalesceRequest } from "./coalesce.js";
+import * as deliveries from "./deliveries.js";
+import { normalizeFolder, separatorOf } from "./folder-key.js";
+import { createPriorityOf, type PriorityOf, type PriorityRules } from "./priority.js";
+import type { DeliveryRow, ScanRow } from "./rows.js";
+import { toQueuedScan } from "./rows.js";
+import { migrateQueue } from "./schema.js";
+import { prepareStatements, type QueueStatements } from "./statements.js";
+import type { DeliveryJob, ExpiredScan, LibraryRef, QueuedScan } from "./types.js";
+
+export interface ScanQueueOptions {
+  db: Database;
+  clock: Clock;
+  /** Target names; every scan gets one delivery per target. */
+  targets: string[];
+  /** Trailing debounce per folder (SERVER_SCAN_DELAY × 1000). */
+  delayMs: number;
+  /** Cap of the debounce from a scan's first request; see defaultMaxWaitMs. */
+  maxWaitMs?: number;
+  /** SERVER_SCAN_PRIORITIES. */
+  priorities?: PriorityRules;
+  logger: Logger;
+  /** Finished scans kept for `recent()`: 1,000 done and 10,000 failed by default. */
+  history?: Partial<deliveries.HistoryLimits>;
+  /**
+   * Reset deliveries a crash left `delivering` (default true). Only the
+   * process that delivers may do it; a read-only inspector passes false.
+   */
+  recover?: boolean;
+}
+
+/**
+ * Default cap of the trailing debounce: ten delays, but never more than 30
+ * minutes (nor less than one delay). With plex_autoscan's 180 s delay a folder
+ * that keeps receiving files is still scanned every 30 minutes.
+ */
+export function defaultMaxWaitMs(delayMs: number): number {
+  return Math.max(delayMs, Math.min(10 * delayMs, 30 * 60_000));
+}
+
+type Listener = (earliestDueAt: number) => void;
+
+/** The durable, coalescing scan queue (SQLite). Every method is synchronous. */
+export class ScanQueue implements ScanSink {
+  private readonly st: QueueStatements;
+  private readonly ctx: deliveries.DeliveryContext;
+  private readonly clock: Clock;
+  private readonly priorityOf: PriorityOf;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly options: ScanQueueOptions) {
+    migrateQueue(options.db);
+    this.st = prepareStatements(options.db);
+    this.clock = options.clock;
+    this.priorityOf = createPriorityOf(options.priorities ?? {}, separatorOf);
+    this.ctx = {
+      st: this.st,
+      targets: [...options.targets],
+      delayMs: options.delayMs,
+      maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs(options.delayMs),
+      history: { done: 1_000, failed: 10_000, ...options.history },
+      logger: options.logger,
+    };
+    if (options.recover ?? true) {
+      const reset = this.transaction(() => deliveries.recoverInterrupted(this.ctx, this.clock.now()));
+      if (reset > 0) options.logger.info({ deliveries: reset }, "resumed deliveries interrupted by a stop or crash");
+    }
+  }
+
+  /** Commits every request in one transaction before returning; throws (committing nothing) on a bad folder. */
+  enqueue(requests: ScanRequest[]): EnqueueOutcome {
+    const folders = requests.map((r) => normalizeFolder(r.folder));
+    const now = this.clock.now();
+    const queued = new Set<string>();
+    const covered = new Set<string>();
+    let earliest = Infinity;
+    this.transaction(() => {
+      requests.forEach((request, i) => {
+        const folder = folders[i] as string;
+        const result = coalesceRequest(this.ctx, {
+          folder,
+          priority: this.priorityOf(folder),
+          requests: 1,
+          source: request.source,
+          event: request.event,
+          firstRequestedAt: now,
+          lastRequestedAt: now,
+          dueAt: now + this.ctx.delayMs,
+        }, now);
+        (result.kind === "covered" ? covered : queued).add(folder);
+        earliest = Math.min(earliest, result.dueAt);
+      });
+    });
+    if (earliest !== Infinity) this.notify(earliest);
+    return { queued: [...queued], covered: [...covered].filter((f) => !queued.has(f)) };
+  }
+
+  /** Calls `listener` after each enqueue with the earliest due time it produced. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  countPending(): number {
+    return (this.st.countPending.get() as { n: number }).n;
+  }
+
+  countFailed(): number {
+    return (this.st.countFailed.get() as { n: number }).n;
+  }
+
+  /** Scans waiting or being delivered, in delivery order (priority, then due time). */
+  listPending(limit = 1_000): QueuedScan[] {
+    return this.withDeliveries(this.st.listPending.all(limit) as ScanRow[]);
+  }
+
+  /** Scans that failed on at least one target, newest first. */
+  listFailed(limit = 1_000): QueuedScan[] {
+    return this.withDeliveries(this.st.listFailed.all(limit) as ScanRow[]);
+  }
+
+  /** The latest scans by their last request, whatever their state. */
+  recent(limit = 50): QueuedScan[] {
+    return this.withDeliveries(this.st.recent.all(limit) as ScanRow[]);
+  }
+
+  // The scheduler's side. Each call is one transaction.
+
+  claimDue(target: string, limit: number): DeliveryJob[] {
+    return this.transaction(() => deliveries.claimDue(this.ctx, target, this.clock.now(), limit));
+  }
+
+  recordDone(job: DeliveryJob, libraries: LibraryRef[]): void {
+    this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
+  }
+
+  recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): void {
+    this.transaction(() => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, this.clock.now()));
+  }
+
+  recordFailed(job: DeliveryJob, error: string, libraries: LibraryRef[] | null = null): void {
+    this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
+  }
+
+  /** Gives up waiting deliveries of scans first requested at or before `cutoff`. */
+  expireWaiting(cutoff: number, reason: string): ExpiredScan[] {
+    return this.transaction(() => deliveries.expireWaiting(this.ctx, cutoff, reason, this.clock.now()));
+  }
+
+  /** When the earliest waiting delivery of `target` falls due, if any. */
+  nextDueAt(target: string): number | undefined {
+    return (this.st.nextDue.get(target) as { at: number | null }).at ?? undefined;
+  }
+
+  /** First request time of the oldest scan still waiting for a delivery, if any. */
+  oldestWaitingSince(): number | undefined {
+    return (this.st.oldestWaiting.get() as { at: number | null }).at ?? undefined;
+  }
+
+  private withDeliveries(rows: ScanRow[]): QueuedScan[] {
+    if (rows.length === 0) return [];
+    const all = this.st.deliveriesIn.all(JSON.stringify(rows.map((r) => r.id))) as DeliveryRow[];
+    const byScan = new Map<number, DeliveryRow[]>();
+    for (const d of all) byScan.set(d.scan_id, [...(byScan.get(d.scan_id) ?? []), d]);
+    return rows.map((row) => toQueuedScan(row, byScan.get(row.id) ?? []));
+  }
+
+  private transaction<T>(fn: () => T): T {
+    return this.options.db.transaction(fn).immediate();
+  }
+
+  private notify(earliest: number): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(earliest);
+      } catch (error) {
+        this.options.logger.error({ err: error }, "a queue listener failed");
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/** What the queue shows about a scan; `delivering` while any target is being called. */
+export type ScanState = "pending" | "delivering" | "done" | "failed";
+
+export type DeliveryState = "pending" | "delivering" | "done" | "failed";
+
+export interface LibraryRef {
+  id: string;
+  title: string;
+}
+
+/** One target's side of a scan. */
+export interface DeliveryView {
+  target: string;
+  state: DeliveryState;
+  /** Epoch ms when the next attempt may run (debounce or backoff). */
+  dueAt: number;
+  attempts: number;
+  lastError: string | null;
+  /** Libraries the folder resolved to, once known. */
+  libraries: LibraryRef[] | null;
+}
+
+/** A scan as the HTTP API and the manual page list it. */
+export interface QueuedScan {
+  folder: string;
+  state: ScanState;
+  priority: number;
+  /** How many requests this scan stands for (merged, covered, absorbed). */
+  requests: number;
+  /** Source and event of the latest request. */
+  source: string;
+  event: string;
+  firstRequestedAt: number;
+  lastRequestedAt: number;
+  /** End of the debounce: the earliest time any delivery may run. */
+  dueAt: number;
+  finishedAt: number | null;
+  deliveries: DeliveryView[];
+}
+
+/** A delivery claimed by the scheduler; it is `delivering` until reported back. */
+export interface DeliveryJob {
+  deliveryId: number;
+  scanId: number;
+  folder: string;
+  target: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  firstRequestedAt: number;
+}
+
+/** A scan given up by the maximum-age rule. */
+export interface ExpiredScan {
+  folder: string;
+  firstRequestedAt: number;
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach } from "vitest";
+import type { Library, Target } from "../../src/domain.js";
+import { ManualClock } from "../../src/lib/clock.js";
+import { pino } from "pino";
+import { silentLogger, type Logger } from "../../src/lib/logger.js";
+import { openDatabase, type Database } from "../../src/queue/database.js";
+import { ScanQueue, type ScanQueueOptions } from "../../src/queue/scan-queue.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+
+/** A fresh database file in its own temp dir, closed and removed after the test. */
+export function tempDatabase(): { db: Database; file: string; reopen(): Database } {
+  const dir = mkdtempSync(path.join(tmpdir(), "scanarr-queue-"));
+  const file = path.join(dir, "data", "scanarr.db");
+  const handles: Database[] = [];
+  const open = () => {
+    const db = openDatabase(file);
+    handles.push(db);
+    return db;
+  };
+  cleanups.push(() => {
+    for (const h of handles) if (h.open) h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { db: open(), file, reopen: open };
+}
+
+export function createQueue(overrides: Partial<ScanQueueOptions> = {}) {
+  const clock = (overrides.clock as ManualClock | undefined) ?? new ManualClock();
+  const db = overrides.db ?? tempDatabase().db;
+  const queue = new ScanQueue({
+    db,
+    clock,
+    targets: ["plex"],
+    delayMs: 10_000,
+    logger: silentLogger(),
+    ...overrides,
+  });
+  return { queue, clock, db };
+}
+
+export function request(folder: string, source = "sonarr", event = "Download") {
+  return { folder, source, event };
+}
+
+export const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
+export const MOVIES: Library = { id: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] };
+
+export interface RecordingTarget extends Target {
+  scans: Array<{ folder: string; library: string; at: number }>;
+  /** Decides each scan's fate; resolves by default. */
+  behaviour: (folder: string) => Promise<void> | void;
+  libraries: Library[];
+}
+
+/** A plain-object target that records every scan it is asked for, with the clock time. */
+export function recordingTarget(clock: ManualClock, name = "plex"): RecordingTarget {
+  const target: RecordingTarget = {
+    name,
+    scans: [],
+    libraries: [TV, MOVIES],
+    behaviour: () => undefined,
+    listLibraries: async () => target.libraries,
+    scan: async (folder, library) => {
+      await target.behaviour(folder);
+      target.scans.push({ folder, library: library.title, at: clock.now() });
+    },
+  };
+  return target;
+}
+
+/** Lets pending promise callbacks (fake deliveries) run; no real time passes that matters. */
+export async function flush(rounds = 10): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Moves the clock and lets the deliveries it started settle. */
+export async function advance(clock: ManualClock, ms: number): Promise<void> {
+  clock.advance(ms);
+  await flush();
+}
+
+export function deferred(): { promise: Promise<void>; resolve(): void; reject(e: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A pino logger that keeps its lines as objects, to assert what was logged. */
+export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: "debug" }, { write: (chunk: string) => lines.push(JSON.parse(chunk) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+/**
+ * Moves the clock in steps, letting deliveries settle after each, so retries
+ * that a completion schedules fire within the span (one big advance would
+ * fire only the timers that existed when it started).
+ */
+export async function advanceInSteps(clock: ManualClock, ms: number, step = 250): Promise<void> {
+  for (let moved = 0; moved < ms; moved += step) await advance(clock, Math.min(step, ms - moved));
+}

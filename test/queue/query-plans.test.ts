@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { prepareStatements } from "../../src/queue/statements.js";
+import { tempDatabase } from "./helpers.js";
+
+function planOf(db: ReturnType<typeof tempDatabase>["db"], sql: string): string {
+  const params = Array<number>((sql.match(/\?/g) ?? []).length).fill(1);
+  const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
+  return rows.map((r) => r.detail).join("; ");
+}
+
+describe("query plans", () => {
+  it("finds a folder's open ancestors and descendants through the open-folder index", () => {
+    const { db } = tempDatabase();
+    const st = prepareStatements(db);
+    expect(planOf(db, st.openIn.source)).toMatch(/SEARCH scan_queue USING INDEX scan_queue_open_folder \(folder=\?\)/);
+    expect(planOf(db, st.openRange.source)).toMatch(/USING INDEX scan_queue_open_folder \(folder>\? AND folder<\?\)/);
+    expect(planOf(db, st.pushDeliveries.source)).toMatch(/USING INDEX scan_delivery_scan_target \(scan_id=\?\)/);
+  });
+
+  it("never walks a whole table without an index in any statement", () => {
+    const { db } = tempDatabase();
+    const st = prepareStatements(db);
+    const fullScans = Object.entries(st)
+      .map(([name, statement]) => [name, planOf(db, statement.source)] as const)
+      .filter(([, plan]) => /(^|; )SCAN (scan_queue|scan_delivery|s|d)(;|$)/.test(plan));
+    expect(fullScans).toEqual([]);
+  });
+});
