@@ -1,16 +1,12 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/authorize.js";
 import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
+import { launchChromium, runBrowserTests } from "../helpers/chromium.js";
 import { CLIENT, createHarness, type Harness } from "./harness.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipping the real-browser authorize test: ${CHROMIUM} is missing`);
-
-describe.skipIf(!hasChromium)("scanarr authorize with a real browser", () => {
+describe.skipIf(!runBrowserTests)("scanarr authorize with a real browser", () => {
   let fake: FakeOAuth;
   let h: Harness;
   let browser: Browser;
@@ -18,7 +14,7 @@ describe.skipIf(!hasChromium)("scanarr authorize with a real browser", () => {
   beforeEach(async () => {
     fake = await startFakeOAuth(CLIENT);
     h = await createHarness(fake);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
   });
 
   afterEach(async () => {

@@ -6,7 +6,7 @@ export function renderManualPage(recent: QueuedScan[], now: number): string {
   const rows = recent
     .map(
       (scan) => `<tr><td><code>${escapeHtml(scan.folder)}</code></td><td>${escapeHtml(scan.source)} / ${escapeHtml(scan.event)}</td>` +
-        `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
+        `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
     )
     .join("\n");
   return page(
@@ -29,9 +29,20 @@ function lastError(scan: QueuedScan): string {
   return error ? `<br><small>${escapeHtml(error)}</small>` : "";
 }
 
+function dueNote(scan: QueuedScan, now: number): string {
+  if (scan.state !== "pending") return "";
+  const waiting = scan.deliveries.filter((d) => d.state === "pending").map((d) => d.dueAt);
+  const next = Math.max(scan.dueAt, waiting.length > 0 ? Math.min(...waiting) : scan.dueAt);
+  return next > now ? ` (due in ${duration(next - now)})` : "";
+}
+
 function ago(now: number, then: number): string {
-  const s = Math.max(0, Math.round((now - then) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  return `${Math.round(s / 3600)} h ago`;
+  return `${duration(now - then)} ago`;
+}
+
+function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
 }
