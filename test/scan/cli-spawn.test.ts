@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,9 +8,6 @@ import { createFakeBin, type FakeBin } from "./helpers/fake-bin.js";
 import { buildPlexDb } from "./helpers/plex-db.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-// The lead registers `scan` in the CLI shell; until then these tests cannot reach src/cli/scan.ts.
-const wired = readFileSync(path.join(repoRoot, "src/cli/registry.ts"), "utf8").includes('import("./scan.js")');
-if (!wired) console.warn("skipping the spawned `scanarr scan` tests: src/cli/registry.ts does not load ./scan.js yet");
 
 function install(bin: FakeBin): string {
   const dir = mkdtempSync(path.join(tmpdir(), "scanarr-install-"));
@@ -28,7 +25,7 @@ function scanarr(bin: FakeBin, args: string[]) {
   });
 }
 
-describe.skipIf(!wired)("scanarr scan, spawned as a user would run it", () => {
+describe("scanarr scan, spawned as a user would run it", () => {
   const dir = `/data/TV/Bob's "Show" $(id) \`id\`/Säison 1`;
 
   it("runs the scanner with the folder byte for byte and exits with its code", async () => {
