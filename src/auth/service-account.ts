@@ -9,6 +9,8 @@ export type ServiceAccountAuth = InstanceType<typeof auth.JWT>;
 interface ServiceAccountKey {
   client_email: string;
   private_key: string;
+  /** Where the key says to trade its assertion for a token. */
+  token_uri: string | undefined;
 }
 
 /**
@@ -16,13 +18,13 @@ interface ServiceAccountKey {
  * Google's token URL, so requests to it are redirected to `tokenUrl` through
  * a transport adapter, and the assertion's audience follows.
  */
-export async function createServiceAccountAuth(file: string, tokenUrl: string): Promise<ServiceAccountAuth> {
+export async function createServiceAccountAuth(file: string, tokenUrl: string, scopes: string[] = [DRIVE_SCOPE]): Promise<ServiceAccountAuth> {
   const key = await readServiceAccountKey(file);
   const target = new URL(tokenUrl);
   return new auth.JWT({
     email: key.client_email,
     key: key.private_key,
-    scopes: [DRIVE_SCOPE],
+    scopes,
     additionalClaims: { aud: tokenUrl },
     transporterOptions: {
       adapter: (options, next) => {
@@ -54,5 +56,5 @@ export async function readServiceAccountKey(file: string): Promise<ServiceAccoun
       2,
     );
   }
-  return { client_email: v.client_email, private_key: v.private_key };
+  return { client_email: v.client_email, private_key: v.private_key, token_uri: typeof v.token_uri === "string" ? v.token_uri : undefined };
 }

@@ -5,7 +5,7 @@ import { computeBackoff } from "./backoff.js";
 import { deliverFolder, type DeliveryOutcome } from "./deliver.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
 import type { ScanQueue } from "./scan-queue.js";
-import { TargetHealth } from "./target-health.js";
+import { TargetHealth, type HealthState } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
 
 /** The part of the queue the scheduler drives. */
@@ -29,6 +29,8 @@ export interface DeliveryHandle {
   stop(timeoutMs?: number): Promise<void>;
   /** Looks for due work now (after an enqueue, a config change, a test's clock move). */
   wake(): void;
+  /** Each target's state (ok, unavailable, misconfigured) and consecutive failures, for /health. */
+  targetStates(): Record<string, { state: HealthState; failures: number }>;
 }
 
 // Node timers overflow past ~24.8 days; waking hourly at most costs nothing.
@@ -171,5 +173,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   }
 
   tick();
-  return { stop, wake: tick };
+  const targetStates = () =>
+    Object.fromEntries([...health].map(([name, h]) => [name, { state: h.state, failures: h.consecutiveFailures }]));
+  return { stop, wake: tick, targetStates };
 }

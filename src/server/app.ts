@@ -56,7 +56,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ScanServe
     deps.logger.warn({ remote: req.socket.remoteAddress, method }, "request with a wrong pass refused");
     throw new HttpError(401, "wrong or missing pass");
   }
-  if (isLegacyApi) return handleLegacyApi(req, res, url, deps);
+  if (isLegacyApi) {
+    if (method !== "GET" && method !== "POST") throw new HttpError(405, "use GET or POST");
+    return handleLegacyApi(req, res, url, deps);
+  }
   if (segments.length === 1) {
     if (method === "GET" || method === "HEAD") return handleManualPage(res, deps);
     if (method === "POST" || method === "PUT") return handleScanPost(req, res, deps);

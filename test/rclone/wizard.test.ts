@@ -63,7 +63,7 @@ describe("remote wizard dialogue", () => {
     api = await startFakeDriveApi([{ id: "0AAteam", name: "Team Media" }, { id: "0AAother", name: "Other" }], "sa-access");
     const dir = makeTempDir();
     const keyFile = path.join(dir, "sa.json");
-    writeFileSync(keyFile, JSON.stringify({ client_email: "sa@test.iam", private_key: testPrivateKey(), token_uri: `${api.url}token` }));
+    writeFileSync(keyFile, JSON.stringify({ type: "service_account", client_email: "sa@test.iam", private_key: testPrivateKey(), token_uri: `${api.url}token` }));
     const apiUrl = api.url;
     const { ctx, prompt, output } = buildTestContext(["n", "sa", "", "", "", "", "", "~/missing.json", "$SA_DIR/sa.json", "n", "y", "2", "y", "n", "q"], {
       env: { SA_DIR: dir },

@@ -93,7 +93,7 @@ describe("status routes", () => {
     const res = await fetch(`${t.origin}/health`);
     const text = await res.text();
     expect(res.status).toBe(200);
-    expect(JSON.parse(text)).toMatchObject({ status: "ok", target: "plex" });
+    expect(JSON.parse(text)).toMatchObject({ status: "ok", target: "plex", targets: { plex: { state: "ok", failures: 0 } } });
     expect(text).not.toContain(t.config.SERVER_PASS);
   });
 

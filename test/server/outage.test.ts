@@ -36,6 +36,8 @@ describe("a media server outage", () => {
     expect(attempted.length).toBeGreaterThan(0);
     expect(attempted.every((s) => /503/.test(s.deliveries[0]?.lastError ?? ""))).toBe(true);
     expect(t.plex.refreshes).toHaveLength(0);
+    const health = (await (await fetch(`${t.origin}/health`)).json()) as { targets: { plex: { state: string } } };
+    expect(health.targets.plex.state).toBe("unavailable");
 
     t.plex.setMode("ok");
     for (let i = 0; i < 20 && t.plex.refreshes.length < 20; i++) {
