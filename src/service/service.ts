@@ -62,7 +62,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     mapper,
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
-    libraries: catalogOf(target),
+    libraries: catalogOf(target, clock),
     status: () => ({ target: target.name, targets: delivery.targetStates(), drive: config.CLOUD.ENABLED ? (drive.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false } }),
   });
   let address;
