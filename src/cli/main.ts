@@ -25,6 +25,7 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "warn", "error", "silent"]).default("info"))
     .addOption(new Option("--log-format <format>", "log format: pretty for terminals, json for log collectors").choices(["pretty", "json"]).default("pretty"))
     .option("--no-color", "disable colours (NO_COLOR is honoured too)")
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
