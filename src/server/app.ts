@@ -5,7 +5,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { QueuedScan } from "../queue/types.js";
 import { HttpError } from "./http-error.js";
-import type { IngestDeps } from "./ingest.js";
+import type { IngestDeps, IngestSink } from "./ingest.js";
 import { createPassCheck } from "./pass.js";
 import { sendJson } from "./respond.js";
 import { handleLegacyApi, handleManualPage, handleQueueApi, handleScanPost } from "./routes.js";
@@ -22,6 +22,8 @@ export interface QueueView extends ScanSink {
 export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   pass: string;
   queue: QueueView;
+  /** Where requests are committed; the queue itself when absent (the service passes a group commit). */
+  sink?: IngestSink;
   logger: Logger;
   clock: Clock;
   /** Extra, secret-free facts for GET /health (targets, drive monitor). */

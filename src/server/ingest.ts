@@ -1,4 +1,4 @@
-import type { Library, ScanSink } from "../domain.js";
+import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
 import { PathError, type PathMapper } from "../paths/mapper.js";
 import { findLibrariesFor, folderToScan } from "../paths/index.js";
 import { matchIgnoreList, type TriggerResult } from "../triggers/index.js";
@@ -11,11 +11,16 @@ export interface LibraryCatalog {
   refreshLibraries(): Promise<unknown>;
 }
 
+/** Where accepted requests go; resolves once they are committed. */
+export interface IngestSink {
+  enqueue(requests: ScanRequest[]): EnqueueOutcome | Promise<EnqueueOutcome>;
+}
+
 export interface IngestDeps {
   allowManual: boolean;
   ignoreList: readonly string[];
   mapper: PathMapper;
-  sink: ScanSink;
+  sink: IngestSink;
   libraries?: LibraryCatalog;
   /** How long a request may wait for a library refresh before answering. */
   refreshTimeoutMs?: number;
@@ -58,7 +63,7 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
     const list = libraries.map((l) => `${l.title} (${l.locations.join(", ")})`).join("; ") || "none";
     throw new HttpError(422, `no library of the media server contains ${unmatched.join(", ")}; libraries: ${list}`, { paths: unmatched, libraries });
   }
-  const outcome = deps.sink.enqueue(matched.map((folder) => ({ folder, source: result.source, event: result.event })));
+  const outcome = await deps.sink.enqueue(matched.map((folder) => ({ folder, source: result.source, event: result.event })));
   return { status: 202, source: result.source, event: result.event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
 }
 

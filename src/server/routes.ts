@@ -13,7 +13,7 @@ export async function handleScanPost(req: IncomingMessage, res: ServerResponse, 
   let body: ParsedBody | undefined;
   try {
     body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
-    const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.queue });
+    const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.sink ?? deps.queue });
     if (outcome.status === 202) {
       deps.logger.info({ source: outcome.source, event: outcome.event, queued: outcome.queued, covered: outcome.covered, ignored: outcome.ignored.length || undefined }, "scan request accepted");
       const answer = { status: "queued", source: outcome.source, event: outcome.event, queued: outcome.queued, covered: outcome.covered, ignored: outcome.ignored, unmatched: outcome.unmatched };

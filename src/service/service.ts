@@ -6,6 +6,7 @@ import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
 import { createPathMapper } from "../paths/mapper.js";
 import { openDatabase } from "../queue/database.js";
+import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
@@ -57,6 +58,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
+    sink: { enqueue: createGroupCommit(queue, db) },
     logger,
     clock,
     mapper,

@@ -1,0 +1,64 @@
+import BetterSqlite3 from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import type { EnqueueOutcome, ScanRequest, ScanSink } from "../../src/domain.js";
+import { createGroupCommit } from "../../src/queue/group-commit.js";
+import { createQueue, request, tempDatabase } from "./helpers.js";
+
+describe("group commit", () => {
+  it("writes the requests of one event-loop turn in one transaction and answers each caller", async () => {
+    const { db, file } = tempDatabase();
+    const { queue } = createQueue({ db });
+    const seenInOneTransaction: boolean[] = [];
+    const sink: ScanSink = {
+      enqueue(requests: ScanRequest[]): EnqueueOutcome {
+        seenInOneTransaction.push(db.inTransaction);
+        return queue.enqueue(requests);
+      },
+    };
+    const enqueue = createGroupCommit(sink, db);
+    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => enqueue([request(`/data/TV/Show ${i}`)])));
+    expect(seenInOneTransaction).toHaveLength(50);
+    expect(seenInOneTransaction.every(Boolean)).toBe(true);
+    expect(outcomes.map((o) => o.queued[0])).toEqual(Array.from({ length: 50 }, (_, i) => `/data/TV/Show ${i}`));
+    const other = new BetterSqlite3(file, { readonly: true });
+    try {
+      const row = other.prepare("SELECT count(*) AS n FROM scan_queue").get() as { n: number } | undefined;
+      expect(row?.n).toBe(50);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("answers a caller only after the commit is visible to another connection", async () => {
+    const { db, file } = tempDatabase();
+    const { queue } = createQueue({ db });
+    const enqueue = createGroupCommit(queue, db);
+    await enqueue([request("/data/TV/Lost")]);
+    const other = new BetterSqlite3(file, { readonly: true });
+    try {
+      const row = other.prepare("SELECT count(*) AS n FROM scan_queue").get() as { n: number } | undefined;
+      expect(row?.n).toBe(1);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("fails a bad request alone; the others of its batch are committed", async () => {
+    const { db } = tempDatabase();
+    const { queue } = createQueue({ db });
+    const enqueue = createGroupCommit(queue, db);
+    const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("relative/path")]), enqueue([request("/data/TV/B")])]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(queue.listPending().map((s) => s.folder).sort()).toEqual(["/data/TV/A", "/data/TV/B"]);
+  });
+
+  it("flushes at once when a batch is full", async () => {
+    const { db } = tempDatabase();
+    const { queue } = createQueue({ db });
+    const enqueue = createGroupCommit(queue, db, 2);
+    const first = enqueue([request("/data/TV/A")]);
+    const second = enqueue([request("/data/TV/B")]);
+    expect(queue.countPending()).toBe(2);
+    await Promise.all([first, second]);
+  });
+});
