@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { defaultConfig } from "../../src/config/defaults.js";
+import type { Config } from "../../src/config/types.js";
+import type { FakeSection } from "../../test/fakes/plex.js";
+
+export const BENCH_PASS = "benchbenchbenchbenchbenchbench01";
+
+/** Plex's libraries as the fake serves them, in the media-server path style. */
+export const BENCH_SECTIONS: FakeSection[] = [
+  { key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] },
+  { key: "2", title: "TV Shows", type: "show", locations: ["/data/TV"] },
+];
+
+/** Sonarr and Radarr see /tv and /movies; Plex sees /data/... */
+const MAPPINGS: Record<string, string[]> = {
+  "/data/Movies/": ["/movies/"],
+  "/data/TV/": ["/tv/"],
+};
+
+/** A serve config on 127.0.0.1:0 against the fake Plex; a long delay keeps every scan pending. */
+export function benchConfig(plexUrl: string, plexToken: string, overrides: Partial<Config> = {}): Config {
+  return {
+    ...defaultConfig(BENCH_PASS),
+    SERVER_IP: "127.0.0.1",
+    SERVER_PORT: 0,
+    SERVER_SCAN_DELAY: 3_600,
+    SERVER_ALLOW_MANUAL_SCAN: true,
+    SERVER_PATH_MAPPINGS: MAPPINGS,
+    PLEX_LOCAL_URL: plexUrl,
+    PLEX_TOKEN: plexToken,
+    ...overrides,
+  };
+}
+
+/** Writes <installDir>/config/config.json the way a user's install holds it (0600: it holds the pass). */
+export function writeBenchConfig(installDir: string, config: Config): void {
+  mkdirSync(path.join(installDir, "config"), { recursive: true });
+  writeFileSync(path.join(installDir, "config", "config.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
+}

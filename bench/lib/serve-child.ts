@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { onCleanup } from "./cleanup.js";
+import { findListeningPort } from "./proc.js";
+
+// SCANARR_BENCH_ROOT points at another checkout (a patched copy) to compare against this one.
+const repoRoot = path.resolve(process.env.SCANARR_BENCH_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "../.."));
+
+export interface ServeChild {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  /** Where the child's stdout and stderr (its log) go. */
+  logFile: string;
+  /** SIGTERM, then waits for a clean exit (SIGKILL after 15 s); resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export interface ServeChildOptions {
+  logLevel?: "debug" | "info" | "warn";
+  /** Write a V8 CPU profile (.cpuprofile) into this directory on exit. */
+  cpuProfDir?: string;
+}
+
+/**
+ * Runs the real `scanarr serve` from source in its own process, so the load
+ * generator never shares its event loop. The log goes to a file rather than a
+ * pipe: reading a pipe would cost the bench process CPU it needs for the load.
+ */
+export async function startServeChild(installDir: string, options: ServeChildOptions = {}): Promise<ServeChild> {
+  const logFile = path.join(installDir, "serve.log");
+  const fd = openSync(logFile, "a");
+  const nodeFlags = options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : [];
+  const args = [...nodeFlags, "--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", installDir, "--log-format", "json", "--log-level", options.logLevel ?? "info", "serve"];
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", fd, fd] });
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let running = true;
+  void exited.then(() => (running = false));
+  const stop = async () => {
+    if (!running) return exited;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  onCleanup(async () => void (await stop()));
+  const port = await waitForPort(child.pid ?? 0, logFile, () => running, 30_000);
+  return { child, pid: child.pid ?? 0, port, logFile, stop };
+}
+
+/** The `"port":N` field of the "listening" log line, or the socket itself when the log level hides that line. */
+async function waitForPort(pid: number, logFile: string, isRunning: () => boolean, timeoutMs: number): Promise<number> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const text = readFileSync(logFile, "utf8");
+    const match = /"port":(\d+)/.exec(text);
+    if (match) return Number(match[1]);
+    if (!isRunning()) throw new Error(`serve exited before listening:\n${text}`);
+    const port = findListeningPort(pid);
+    if (port !== undefined) return port;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`serve did not start listening within ${timeoutMs} ms:\n${readFileSync(logFile, "utf8")}`);
+}
+
+/** Bytes the child has logged so far. */
+export function logSize(child: ServeChild): number {
+  return statSync(child.logFile).size;
+}
