@@ -14,38 +14,36 @@ interface Waiting {
  * Group commit for the HTTP path: every enqueue asked for during one turn of
  * the event loop is written in a single SQLite transaction, and each caller is
  * answered only after that commit — so a 2xx still means "on disk". One
- * BEGIN/COMMIT per request was most of serve's CPU under load. Each request
- * runs in its own savepoint: a bad one rolls back alone and fails alone.
+ * BEGIN/COMMIT per request was most of serve's CPU under load. A request
+ * whose folders `check` refuses fails alone, before anything is written; an
+ * error while writing rolls the whole batch back and fails every caller of
+ * it, so nothing half-written is ever acknowledged.
  */
-export function createGroupCommit(sink: ScanSink, db: Database, maxBatch = 512): AsyncEnqueue {
+export function createGroupCommit(sink: ScanSink, db: Database, check: (requests: ScanRequest[]) => unknown, maxBatch = 512): AsyncEnqueue {
   let batch: Waiting[] = [];
   let scheduled = false;
 
   const flush = (): void => {
     scheduled = false;
-    const items = batch;
+    const items = batch.filter((item) => {
+      try {
+        check(item.requests);
+        return true;
+      } catch (error) {
+        item.reject(error);
+        return false;
+      }
+    });
     batch = [];
     if (items.length === 0) return;
-    const results: Array<{ outcome: EnqueueOutcome } | { error: unknown }> = [];
+    let outcomes: EnqueueOutcome[];
     try {
-      db.transaction(() => {
-        for (const item of items) {
-          try {
-            results.push({ outcome: sink.enqueue(item.requests) });
-          } catch (error) {
-            results.push({ error });
-          }
-        }
-      }).immediate();
+      outcomes = db.transaction(() => items.map((item) => sink.enqueue(item.requests))).immediate();
     } catch (error) {
       for (const item of items) item.reject(error);
       return;
     }
-    items.forEach((item, i) => {
-      const result = results[i];
-      if (result && "outcome" in result) item.resolve(result.outcome);
-      else item.reject(result?.error);
-    });
+    items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));
   };
 
   return (requests) =>

@@ -71,9 +71,14 @@ export class ScanQueue implements ScanSink {
     }
   }
 
+  /** Throws a TypeError, before anything is written, when a request's folder cannot be queued. */
+  static checkRequests(requests: ScanRequest[]): string[] {
+    return requests.map((r) => normalizeFolder(r.folder));
+  }
+
   /** Commits every request in one transaction before returning; throws (committing nothing) on a bad folder. */
   enqueue(requests: ScanRequest[]): EnqueueOutcome {
-    const folders = requests.map((r) => normalizeFolder(r.folder));
+    const folders = ScanQueue.checkRequests(requests);
     const now = this.clock.now();
     const queued = new Set<string>();
     const covered = new Set<string>();
@@ -169,7 +174,12 @@ export class ScanQueue implements ScanSink {
     return rows.map((row) => toQueuedScan(row, byScan.get(row.id) ?? []));
   }
 
+  /**
+   * Runs `fn` in its own transaction, or inside the caller's when one is open
+   * (group commit): the caller's commit or rollback then covers it whole.
+   */
   private transaction<T>(fn: () => T): T {
+    if (this.options.db.inTransaction) return fn();
     return this.options.db.transaction(fn).immediate();
   }
 

@@ -58,7 +58,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
-    sink: { enqueue: createGroupCommit(queue, db) },
+    sink: { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) },
     logger,
     clock,
     mapper,

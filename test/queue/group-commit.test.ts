@@ -2,6 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../../src/domain.js";
 import { createGroupCommit } from "../../src/queue/group-commit.js";
+import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { createQueue, request, tempDatabase } from "./helpers.js";
 
 describe("group commit", () => {
@@ -15,7 +16,7 @@ describe("group commit", () => {
         return queue.enqueue(requests);
       },
     };
-    const enqueue = createGroupCommit(sink, db);
+    const enqueue = createGroupCommit(sink, db, ScanQueue.checkRequests);
     const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => enqueue([request(`/data/TV/Show ${i}`)])));
     expect(seenInOneTransaction).toHaveLength(50);
     expect(seenInOneTransaction.every(Boolean)).toBe(true);
@@ -32,7 +33,7 @@ describe("group commit", () => {
   it("answers a caller only after the commit is visible to another connection", async () => {
     const { db, file } = tempDatabase();
     const { queue } = createQueue({ db });
-    const enqueue = createGroupCommit(queue, db);
+    const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests);
     await enqueue([request("/data/TV/Lost")]);
     const other = new BetterSqlite3(file, { readonly: true });
     try {
@@ -46,16 +47,34 @@ describe("group commit", () => {
   it("fails a bad request alone; the others of its batch are committed", async () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
-    const enqueue = createGroupCommit(queue, db);
+    const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests);
     const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("relative/path")]), enqueue([request("/data/TV/B")])]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(queue.listPending().map((s) => s.folder).sort()).toEqual(["/data/TV/A", "/data/TV/B"]);
   });
 
+  it("rolls the whole batch back and fails every caller when writing fails", async () => {
+    const { db } = tempDatabase();
+    const { queue } = createQueue({ db });
+    let calls = 0;
+    const failing: ScanSink = {
+      enqueue(requests) {
+        calls += 1;
+        const outcome = queue.enqueue(requests);
+        if (calls === 2) throw new Error("disk I/O error");
+        return outcome;
+      },
+    };
+    const enqueue = createGroupCommit(failing, db, ScanQueue.checkRequests);
+    const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("/data/TV/B")])]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(queue.countPending()).toBe(0);
+  });
+
   it("flushes at once when a batch is full", async () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
-    const enqueue = createGroupCommit(queue, db, 2);
+    const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests, 2);
     const first = enqueue([request("/data/TV/A")]);
     const second = enqueue([request("/data/TV/B")]);
     expect(queue.countPending()).toBe(2);
