@@ -1,6 +1,7 @@
 import { isWithin } from "../paths/index.js";
 import { ancestorsOf, descendantRangeOf } from "./folder-key.js";
-import type { ScanRow } from "./rows.js";
+import { factsOf, type ScanRow } from "./rows.js";
+import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
 
 /** What coalescing needs from the queue; all of it runs inside the caller's transaction. */
@@ -9,18 +10,6 @@ export interface CoalesceContext {
   targets: readonly string[];
   delayMs: number;
   maxWaitMs: number;
-}
-
-/** A scan's mergeable fields: a new request, or an existing row being regrouped. */
-export interface ScanFacts {
-  folder: string;
-  priority: number;
-  requests: number;
-  source: string;
-  event: string;
-  firstRequestedAt: number;
-  lastRequestedAt: number;
-  dueAt: number;
 }
 
 export type CoalesceResult =
@@ -126,15 +115,3 @@ function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): S
   };
 }
 
-function factsOf(row: ScanRow): ScanFacts {
-  return {
-    folder: row.folder,
-    priority: row.priority,
-    requests: row.requests,
-    source: row.source,
-    event: row.event,
-    firstRequestedAt: row.first_requested_at,
-    lastRequestedAt: row.last_requested_at,
-    dueAt: row.due_at,
-  };
-}

@@ -1,4 +1,4 @@
-import type { DeliveryState, DeliveryView, LibraryRef, QueuedScan, ScanState } from "./types.js";
+import type { DeliveryState, DeliveryView, LibraryRef, QueuedScan, ScanFacts, ScanState } from "./types.js";
 
 export type StoredScanState = "open" | "closed" | "done" | "failed";
 
@@ -40,10 +40,10 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
-export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[]): QueuedScan {
+/** The mergeable fields of a stored scan. */
+export function factsOf(row: ScanRow): ScanFacts {
   return {
     folder: row.folder,
-    state: displayState(row.state, deliveries),
     priority: row.priority,
     requests: row.requests,
     source: row.source,
@@ -51,6 +51,13 @@ export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[]): QueuedSca
     firstRequestedAt: row.first_requested_at,
     lastRequestedAt: row.last_requested_at,
     dueAt: row.due_at,
+  };
+}
+
+export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[]): QueuedScan {
+  return {
+    ...factsOf(row),
+    state: displayState(row.state, deliveries),
     finishedAt: row.finished_at,
     deliveries: deliveries.map(toDeliveryView),
   };

@@ -20,10 +20,9 @@ export interface DeliveryView {
   libraries: LibraryRef[] | null;
 }
 
-/** A scan as the HTTP API and the manual page list it. */
-export interface QueuedScan {
+/** A scan's mergeable fields: a new request, or an existing row being regrouped. */
+export interface ScanFacts {
   folder: string;
-  state: ScanState;
   priority: number;
   /** How many requests this scan stands for (merged, covered, absorbed). */
   requests: number;
@@ -34,6 +33,11 @@ export interface QueuedScan {
   lastRequestedAt: number;
   /** End of the debounce: the earliest time any delivery may run. */
   dueAt: number;
+}
+
+/** A scan as the HTTP API and the manual page list it. */
+export interface QueuedScan extends ScanFacts {
+  state: ScanState;
   finishedAt: number | null;
   deliveries: DeliveryView[];
 }
