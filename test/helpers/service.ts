@@ -40,8 +40,19 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
+export interface TestServiceOptions {
+  /** Libraries of the fake Plex. */
+  sections?: FakeSection[];
+  clock?: Clock;
+  /** Environment of the service (the scanner method runs executables from its PATH). */
+  env?: NodeJS.ProcessEnv;
+  /** Runs after the install dir exists, before the service starts (e.g. to write a token). */
+  beforeStart?: (paths: InstallPaths) => void;
+}
+
 /** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
-export async function startTestService(overrides: Partial<Config> = {}, sections: FakeSection[] = ARR_SECTIONS, clock: Clock = systemClock, beforeStart?: (paths: InstallPaths) => void): Promise<TestService> {
+export async function startTestService(overrides: Partial<Config> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  const { sections = ARR_SECTIONS, clock = systemClock, env = process.env, beforeStart } = options;
   const plex = await startFakePlex({ sections });
   const config: Config = {
     ...defaultConfig(TEST_PASS),
@@ -65,7 +76,7 @@ export async function startTestService(overrides: Partial<Config> = {}, sections
     },
   });
   const logger = createLogger({ level: "debug", format: "json", destination });
-  const service = await startService({ config, paths, logger, clock, env: process.env });
+  const service = await startService({ config, paths, logger, clock, env });
   const origin = `http://127.0.0.1:${service.port}`;
   return {
     service,

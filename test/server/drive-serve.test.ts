@@ -1,10 +1,8 @@
 import { writeFileSync } from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
-import { tempDir } from "../helpers/cli.js";
+import { buildPlexDb } from "../scan/helpers/plex-db.js";
 import { startTestService, waitFor, type TestService } from "../helpers/service.js";
 import { defaultConfig } from "../../src/config/defaults.js";
 
@@ -15,19 +13,6 @@ afterEach(async () => {
   await drive?.close();
   t = undefined;
 });
-
-/** A database with the three Plex tables the service reads. */
-function buildPlexDb(file: string, files: string[]): void {
-  const db = new Database(file);
-  db.exec(`CREATE TABLE library_sections (id INTEGER PRIMARY KEY, name TEXT, section_type INTEGER);
-    CREATE TABLE section_locations (id INTEGER PRIMARY KEY, library_section_id INTEGER, root_path TEXT);
-    CREATE TABLE media_parts (id INTEGER PRIMARY KEY, file TEXT, deleted_at INTEGER);
-    INSERT INTO library_sections VALUES (1, 'Movies', 1);
-    INSERT INTO section_locations VALUES (1, 1, '/data/Movies');`);
-  const insert = db.prepare("INSERT INTO media_parts (file, deleted_at) VALUES (?, NULL)");
-  for (const f of files) insert.run(f);
-  db.close();
-}
 
 async function settle(clock: ManualClock, until: () => boolean, what: string): Promise<void> {
   await waitFor(() => {
@@ -46,9 +31,7 @@ describe("serve with drive monitoring", () => {
       movies = fake.addFolderPath("Media/Movies");
       other = fake.addFolderPath("Media/Other");
     });
-    const dir = tempDir();
-    const plexDb = path.join(dir, "plex.db");
-    buildPlexDb(plexDb, ["/data/Movies/Known (2001)/Known (2001).mkv"]);
+    const plexDb = buildPlexDb([{ id: 1, name: "Movies", type: 1, locations: ["/data/Movies"] }], [{ file: "/data/Movies/Known (2001)/Known (2001).mkv" }]);
     const clock = new ManualClock(Date.now());
     const base = defaultConfig("x".repeat(32));
     t = await startTestService(
@@ -57,9 +40,11 @@ describe("serve with drive monitoring", () => {
         PLEX_DATABASE_PATH: plexDb,
         CLOUD: { ...base.CLOUD, ENABLED: true, CLIENT_ID: "client-id", CLIENT_SECRET: "client-secret", API_URL: fake.url, POLL_INTERVAL: 60, ALLOWED: { ...base.CLOUD.ALLOWED, FILE_PATHS: ["My Drive/Media/Movies/"] } },
       },
-      [{ key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] }],
-      clock,
-      (paths) => writeFileSync(paths.tokenFile, JSON.stringify({ access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000, token_type: "Bearer" }), { mode: 0o600 }),
+      {
+        sections: [{ key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] }],
+        clock,
+        beforeStart: (paths) => writeFileSync(paths.tokenFile, JSON.stringify({ access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000, token_type: "Bearer" }), { mode: 0o600 }),
+      },
     );
     expect(t.service.drive).toBeDefined();
     await settle(clock, () => fake.calls["changes.getStartPageToken"] >= 1 && fake.calls["files.list"] >= 1, "the first poll");

@@ -16,7 +16,7 @@ interface QueueAnswer {
 describe("a media server outage", () => {
   it("keeps every scan while Plex answers 503 and delivers each folder once when it recovers", async () => {
     const clock = new ManualClock(Date.now());
-    t = await startTestService({}, undefined, clock);
+    t = await startTestService({}, { clock });
     const folders = Array.from({ length: 20 }, (_, i) => `/tv/Show ${i}/Season 1`);
     await clock.advance(0);
     await waitFor(() => t!.service !== undefined);
