@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { UserError } from "../domain.js";
 import { formatLoopbackRedirect } from "./authorization-request.js";
 import { readAuthorizationResponse } from "./authorization-response.js";
+import { escapeHtml } from "../server/views/html.js";
 
 /** A listener on 127.0.0.1 that receives the browser's redirect after consent. */
 export interface LoopbackListener {
@@ -76,8 +77,4 @@ function answer(res: ServerResponse, status: number, message: string): void {
     `<body><p>${escapeHtml(message)}</p></body></html>`;
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
   res.end(body);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

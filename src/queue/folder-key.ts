@@ -70,8 +70,3 @@ export function descendantRangeOf(folder: string): { from: string; to: string } 
   const to = from.slice(0, -1) + String.fromCharCode(sep.charCodeAt(0) + 1);
   return { from, to };
 }
-
-/** Whether `child` is `parent` or lies inside it, by whole components. */
-export function isSameOrWithin(parent: string, child: string): boolean {
-  return parent === child || child.startsWith(descendantRangeOf(parent).from);
-}

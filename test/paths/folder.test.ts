@@ -40,6 +40,9 @@ describe("isWithin and findLibrariesFor", () => {
     expect(isWithin("/data/TV", "/data/TV/Show")).toBe(true);
     expect(isWithin("/data/TV", "/data/TV")).toBe(true);
     expect(isWithin("/data/TV", "/data/TV 2/Show")).toBe(false);
+    expect(isWithin("/TV/Show", "/TV/Show/Season 1")).toBe(true);
+    expect(isWithin("/TV/Show", "/TV/Show 2")).toBe(false);
+    expect(isWithin("D:\\TV", "D:\\TV\\Show")).toBe(true);
   });
 
   it("orders matching libraries by the longest location", () => {

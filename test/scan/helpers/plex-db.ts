@@ -11,11 +11,13 @@ export const fixtureDb = path.resolve(repoRoot, "../shared/fixtures/plex/com.ple
 export const hasFixtureDb = existsSync(fixtureDb);
 if (!hasFixtureDb) console.warn(`skipping tests on the real Plex database: ${fixtureDb} is absent`);
 
-/** Copies the fixture into a fresh temp dir, since SQLite in WAL mode wants its -shm next to the file. */
+/** Copies the fixture (with its -wal/-shm, if any) into a fresh temp dir, since SQLite in WAL mode wants its -shm next to the file. */
 export function copyFixtureDb(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "scanarr-plexdb-"));
   const file = path.join(dir, "com.plexapp.plugins.library.db");
-  copyFileSync(fixtureDb, file);
+  for (const suffix of ["", "-wal", "-shm"]) {
+    if (existsSync(fixtureDb + suffix)) copyFileSync(fixtureDb + suffix, file + suffix);
+  }
   return file;
 }
 
