@@ -54,12 +54,23 @@ rmSync(dir, { recursive: true, force: true });
 console.log(`drive: ${folderCount} folders, ${fileCount} files; scans queued by the ${newFiles}-file poll: ${queued.length}`);
 console.log(["case", "calls", "changes.list", "files.list", "files.get", "other", "wall ms"].join(" | "));
 for (const row of rows) console.log(row.join(" | "));
-console.log(`targets: cold start <= ceil(${folderCount}/1000) + a few = ${Math.ceil(folderCount / 1000)} + ~3; poll <= ceil(${newFiles}/1000) = ${Math.ceil(newFiles / 1000)} per change log`);
+console.log(
+  `targets: cold start <= ceil(${folderCount}/1000) + a few = ${Math.ceil(folderCount / 1000)} + ~3; poll <= ceil(${newFiles}/1000) = ${Math.ceil(newFiles / 1000)} per change log`,
+);
 
 function start(handle: Database.Database): DriveMonitor {
   return startDriveMonitor({
-    config, db: handle, auth: credentials, logger: silentLogger(), clock: new ManualClock(),
-    sink: { enqueue: (requests) => (queued.push(...requests), { queued: requests.map((r) => r.folder), covered: [] }) },
+    config,
+    db: handle,
+    auth: credentials,
+    logger: silentLogger(),
+    clock: new ManualClock(),
+    sink: {
+      enqueue: (requests) => {
+        queued.push(...requests);
+        return { queued: requests.map((r) => r.folder), covered: [] };
+      },
+    },
     mapper: createPathMapper(config.SERVER_PATH_MAPPINGS),
     mediaIndex: { hasFile: () => false },
   });
@@ -72,7 +83,15 @@ async function measure(label: string, run: () => Promise<void>): Promise<void> {
   const ms = performance.now() - started;
   const c = fake.calls;
   const other = c["changes.getStartPageToken"] + c["drives.list"];
-  rows.push([label, String(fake.totalCalls), String(c["changes.list"]), String(c["files.list"]), String(c["files.get"]), String(other), ms.toFixed(0)]);
+  rows.push([
+    label,
+    String(fake.totalCalls),
+    String(c["changes.list"]),
+    String(c["files.list"]),
+    String(c["files.get"]),
+    String(other),
+    ms.toFixed(0),
+  ]);
 }
 
 /** Movies get one folder each; shows get a folder and SEASONS season folders. Files spread evenly. */

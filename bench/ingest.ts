@@ -33,7 +33,11 @@ interface Scenario {
 // Every request a season folder of its own: each one inserts a scan and its delivery.
 const manyFolders = (n: number): Episode => ({ series: Math.floor(n / 10), season: (n % 10) + 1, episode: 1 });
 // Eight season folders inside four pending series folders: each request is covered.
-const fewFolders = (n: number): Episode => ({ series: n % COVERING_SERIES, season: (Math.floor(n / COVERING_SERIES) % 2) + 1, episode: (n % 24) + 1 });
+const fewFolders = (n: number): Episode => ({
+  series: n % COVERING_SERIES,
+  season: (Math.floor(n / COVERING_SERIES) % 2) + 1,
+  episode: (n % 24) + 1,
+});
 const seriesFolders = Array.from({ length: COVERING_SERIES }, (_, s) => `/tv/Show ${s}/`);
 
 const scenarios: Scenario[] = [
@@ -50,7 +54,9 @@ try {
 } finally {
   await runCleanup();
 }
-console.log(`\n${connections} connections, ${seconds} s per case after a ${WARMUP_SEC} s warm-up; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+console.log(
+  `\n${connections} connections, ${seconds} s per case after a ${WARMUP_SEC} s warm-up; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
+);
 console.log(SUMMARY_HEADER);
 for (const row of rows) console.log(row);
 
@@ -60,7 +66,11 @@ async function runScenario(scenario: Scenario): Promise<string> {
   const serve = await startServeChild(dir, { logLevel: scenario.logLevel, cpuProfDir });
   const url = `http://127.0.0.1:${serve.port}/${BENCH_PASS}`;
   for (const filepath of scenario.prequeue) {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ eventType: "Manual", filepath }).toString() });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ eventType: "Manual", filepath }).toString(),
+    });
     if (res.status !== 202) throw new Error(`pre-queueing ${filepath} answered ${res.status}: ${await res.text()}`);
   }
   const idleRss = readRssBytes(serve.pid);
@@ -84,13 +94,23 @@ async function queueCount(url: string): Promise<number> {
   return ((await res.json()) as { queue_count: number }).queue_count;
 }
 
-function report(label: string, s: LoadSummary, facts: { pending: number; logBytes: number; idleRss: number; rss: number; code: number | null; cpu: { serve: number; bench: number } }): void {
+function report(
+  label: string,
+  s: LoadSummary,
+  facts: { pending: number; logBytes: number; idleRss: number; rss: number; code: number | null; cpu: { serve: number; bench: number } },
+): void {
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
   const verdict = s.ackPerSec >= 5_000 && s.p99 < 50 ? "meets" : "MISSES";
   console.log(`\n${label}`);
-  console.log(`  202/s ${Math.round(s.ackPerSec)}  p50 ${s.p50} ms  p97.5 ${s.p975} ms  p99 ${s.p99} ms  max ${s.max} ms  -> ${verdict} the target (>= 5,000/s, p99 < 50 ms)`);
+  console.log(
+    `  202/s ${Math.round(s.ackPerSec)}  p50 ${s.p50} ms  p97.5 ${s.p975} ms  p99 ${s.p99} ms  max ${s.max} ms  -> ${verdict} the target (>= 5,000/s, p99 < 50 ms)`,
+  );
   console.log(`  answers ${JSON.stringify(s.statusCodes)}  non-2xx ${s.non2xx}  errors ${s.errors}  timeouts ${s.timeouts}`);
-  console.log(`  pending scans after the run ${facts.pending} (measured 202s ${s.acked})  log ${mb(facts.logBytes)} (${Math.round(facts.logBytes / Math.max(1, s.total))} B/request)`);
-  console.log(`  CPU during the run: serve ${(facts.cpu.serve * 100).toFixed(0)}% of a core (${Math.round((facts.cpu.serve * 1e6) / Math.max(1, s.ackPerSec))} µs/request), load generator ${(facts.cpu.bench * 100).toFixed(0)}%`);
+  console.log(
+    `  pending scans after the run ${facts.pending} (measured 202s ${s.acked})  log ${mb(facts.logBytes)} (${Math.round(facts.logBytes / Math.max(1, s.total))} B/request)`,
+  );
+  console.log(
+    `  CPU during the run: serve ${(facts.cpu.serve * 100).toFixed(0)}% of a core (${Math.round((facts.cpu.serve * 1e6) / Math.max(1, s.ackPerSec))} µs/request), load generator ${(facts.cpu.bench * 100).toFixed(0)}%`,
+  );
   console.log(`  serve RSS ${mb(facts.idleRss)} idle -> ${mb(facts.rss)} after; exit code on SIGTERM ${facts.code}`);
 }

@@ -49,7 +49,9 @@ const parentMs = Number(process.hrtime.bigint() - parentT0) / 1e6;
 db.pragma("wal_checkpoint(TRUNCATE)");
 console.log(`pending folders:     ${queue.countPending()}`);
 console.log(`fill time:           ${fillMs.toFixed(0)} ms (${Math.round(FOLDERS / (fillMs / 1000))} folders/s in batches of 1,000)`);
-console.log(`RSS before / after:  ${mb(before)} / ${mb(after)} (+${mb(after - before)})${global.gc ? "" : " (run with --expose-gc for steadier figures)"}`);
+console.log(
+  `RSS before / after:  ${mb(before)} / ${mb(after)} (+${mb(after - before)})${global.gc ? "" : " (run with --expose-gc for steadier figures)"}`,
+);
 console.log(`database file:       ${mb(statSync(file).size)}`);
 console.log(`one covered request at 100k pending: p50 ${probes[500]?.toFixed(3)} ms, p99 ${probes[990]?.toFixed(3)} ms`);
 console.log(`a parent absorbing 10 children:     ${parentMs.toFixed(3)} ms`);

@@ -48,7 +48,12 @@ async function measure(): Promise<boolean> {
   const service = await startService({ config, paths, logger: silentLogger(), clock, env: {} });
   onCleanup(() => service.stop());
 
-  const load = await runLoad({ url: `http://127.0.0.1:${service.port}/${BENCH_PASS}`, connections: 32, amount: REQUESTS, bodyOf: (n) => sonarrDownloadBody(episodeOf(n)) });
+  const load = await runLoad({
+    url: `http://127.0.0.1:${service.port}/${BENCH_PASS}`,
+    connections: 32,
+    amount: REQUESTS,
+    bodyOf: (n) => sonarrDownloadBody(episodeOf(n)),
+  });
   const refreshesBeforeDebounce = plex.refreshes.length;
 
   // Let the debounce pass, then keep time moving so retries or stragglers would show up too.
@@ -61,13 +66,22 @@ async function measure(): Promise<boolean> {
   const folders = plex.refreshes.map((r) => r.path ?? "(whole section)");
   const distinct = new Set(folders);
   const unexpected = [...distinct].filter((f) => !expected.has(f));
-  const ok = load.acked === REQUESTS && plex.refreshes.length === expected.size && distinct.size === expected.size && unexpected.length === 0;
+  const ok =
+    load.acked === REQUESTS && plex.refreshes.length === expected.size && distinct.size === expected.size && unexpected.length === 0;
   console.log(`webhooks posted:          ${REQUESTS} (Sonarr Download) over ${expected.size} season folders, 32 connections`);
-  console.log(`answers:                  ${JSON.stringify(load.statusCodes)} in ${load.seconds.toFixed(1)} s (${Math.round(load.ackPerSec)} acknowledged/s, p99 ${load.p99} ms, in-process load generator)`);
+  console.log(
+    `answers:                  ${JSON.stringify(load.statusCodes)} in ${load.seconds.toFixed(1)} s (${Math.round(load.ackPerSec)} acknowledged/s, p99 ${load.p99} ms, in-process load generator)`,
+  );
   console.log(`refreshes during posting: ${refreshesBeforeDebounce} (the ${DELAY_SEC} s debounce had not passed)`);
-  console.log(`refresh calls to Plex:    ${plex.refreshes.length} (distinct folders ${distinct.size}, unexpected ${unexpected.length}) within ${deliveredMs} ms of the debounce ending`);
+  console.log(
+    `refresh calls to Plex:    ${plex.refreshes.length} (distinct folders ${distinct.size}, unexpected ${unexpected.length}) within ${deliveredMs} ms of the debounce ending`,
+  );
   console.log(`library list calls:       ${plex.requests.filter((r) => !r.url.includes("/refresh")).length}`);
-  console.log(ok ? `OK: exactly ${expected.size} refresh calls` : `FAIL: expected exactly ${expected.size} refresh calls for ${REQUESTS} acknowledged webhooks`);
+  console.log(
+    ok
+      ? `OK: exactly ${expected.size} refresh calls`
+      : `FAIL: expected exactly ${expected.size} refresh calls for ${REQUESTS} acknowledged webhooks`,
+  );
   return ok;
 }
 

@@ -56,7 +56,9 @@ async function measure(): Promise<void> {
   const code = await serve.stop();
   const afterStop = statSync(database).size;
 
-  console.log(`queued:            ${pending} pending scans from ${load.acked} acknowledged webhooks (${JSON.stringify(load.statusCodes)}) in ${load.seconds.toFixed(1)} s`);
+  console.log(
+    `queued:            ${pending} pending scans from ${load.acked} acknowledged webhooks (${JSON.stringify(load.statusCodes)}) in ${load.seconds.toFixed(1)} s`,
+  );
   console.log(`serve RSS:         idle ${mb(idle)}; after the fill ${mb(loaded)}; 5 s later ${mb(settled)} (+${mb(settled - idle)})`);
   console.log(`queue on disk:     ${mb(dbBytes)} database + ${mb(walBytes)} WAL while running; ${mb(afterStop)} after a clean stop`);
   console.log(`log written:       ${mb(logBytes)} at info level`);

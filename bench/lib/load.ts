@@ -38,11 +38,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
     connections: options.connections,
     ...(options.amount === undefined ? { duration: options.durationSec ?? 10 } : { amount: options.amount }),
     timeout: 10,
-    requests: [{
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Sonarr/4.0.14.2939" },
-      setupRequest: (request) => ({ ...request, body: options.bodyOf(sent++) }),
-    }],
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "Sonarr/4.0.14.2939" },
+        setupRequest: (request) => ({ ...request, body: options.bodyOf(sent++) }),
+      },
+    ],
   });
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
   const acked = statusCodes["202"] ?? 0;

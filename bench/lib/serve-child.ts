@@ -33,7 +33,19 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
   const logFile = path.join(installDir, "serve.log");
   const fd = openSync(logFile, "a");
   const nodeFlags = options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : [];
-  const args = [...nodeFlags, "--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", installDir, "--log-format", "json", "--log-level", options.logLevel ?? "info", "serve"];
+  const args = [
+    ...nodeFlags,
+    "--import",
+    "tsx",
+    path.join(repoRoot, "src/cli/main.ts"),
+    "--install-dir",
+    installDir,
+    "--log-format",
+    "json",
+    "--log-level",
+    options.logLevel ?? "info",
+    "serve",
+  ];
   const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", fd, fd] });
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

@@ -18,7 +18,11 @@ interface ServiceAccountKey {
  * Google's token URL, so requests to it are redirected to `tokenUrl` through
  * a transport adapter, and the assertion's audience follows.
  */
-export async function createServiceAccountAuth(file: string, tokenUrl: string, scopes: string[] = [DRIVE_SCOPE]): Promise<ServiceAccountAuth> {
+export async function createServiceAccountAuth(
+  file: string,
+  tokenUrl: string,
+  scopes: string[] = [DRIVE_SCOPE],
+): Promise<ServiceAccountAuth> {
   const key = await readServiceAccountKey(file);
   const target = new URL(tokenUrl);
   return new auth.JWT({

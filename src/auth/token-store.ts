@@ -31,7 +31,7 @@ export async function readToken(file: string): Promise<StoredToken | undefined> 
 
 /** Writes the token atomically with mode 0600, whatever mode the old file had. */
 export async function writeToken(file: string, token: StoredToken): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(token, null, 2) + "\n", { mode: 0o600, forceMode: true });
+  await writeFileAtomic(file, `${JSON.stringify(token, null, 2)}\n`, { mode: 0o600, forceMode: true });
 }
 
 /**

@@ -35,7 +35,12 @@ export async function run(options: AuthorizeOptions, ctx: CommandContext): Promi
     printInstructions(ctx, request.url, listener.port);
     let code: string;
     try {
-      const received = await awaitAuthorizationCode({ fromBrowser: listener.code, input: ctx.stdin, state: request.state, signal: ctx.signal });
+      const received = await awaitAuthorizationCode({
+        fromBrowser: listener.code,
+        input: ctx.stdin,
+        state: request.state,
+        signal: ctx.signal,
+      });
       // The prompt line is still open when the browser answers first.
       if (received.via === "browser") writeLine(ctx.stdout, "(received from the browser)");
       code = received.code;

@@ -33,11 +33,26 @@ export async function createContext(globals: GlobalOptions, io: IO): Promise<Com
   const c = paint(errColor);
   const loaded = await loadConfig(paths.configFile);
   if (loaded.created) {
-    writeLine(io.stderr, c.green(`Wrote a default config to ${loaded.file} (mode 0600; it holds SERVER_PASS). Edit it to match your setup; this run goes on with the defaults.`));
+    writeLine(
+      io.stderr,
+      c.green(
+        `Wrote a default config to ${loaded.file} (mode 0600; it holds SERVER_PASS). Edit it to match your setup; this run goes on with the defaults.`,
+      ),
+    );
   }
   for (const warning of loaded.warnings) writeLine(io.stderr, c.yellow(`warning: ${warning}`));
   const logger = createLogger({ level: globals.logLevel, format: globals.logFormat, color: errColor, destination: io.stderr });
-  return { config: loaded.config, paths, logger, stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, color, env: io.env, signal: io.signal };
+  return {
+    config: loaded.config,
+    paths,
+    logger,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stdin: io.stdin,
+    color,
+    env: io.env,
+    signal: io.signal,
+  };
 }
 
 export { ConfigError };

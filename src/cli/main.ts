@@ -20,10 +20,18 @@ export function buildProgram(io: IO, setExit: (code: number) => void): Command {
   const program = new Command("scanarr")
     .description("Scan-trigger service and toolkit for Plex: webhooks, manual scans, cloud-drive monitoring, direct scans, rclone remotes.")
     .version(readVersion(), "-V, --version")
-    .addOption(new Option("--install-dir <dir>", "install directory holding config/ and data/").env("SCANARR_INSTALL_DIR").default(undefined, "the current directory"))
+    .addOption(
+      new Option("--install-dir <dir>", "install directory holding config/ and data/")
+        .env("SCANARR_INSTALL_DIR")
+        .default(undefined, "the current directory"),
+    )
     .option("--config <file>", "config file (default: <install-dir>/config/config.json)")
     .addOption(new Option("--log-level <level>", "log level").choices(["debug", "info", "warn", "error", "silent"]).default("info"))
-    .addOption(new Option("--log-format <format>", "log format: pretty for terminals, json for log collectors").choices(["pretty", "json"]).default("pretty"))
+    .addOption(
+      new Option("--log-format <format>", "log format: pretty for terminals, json for log collectors")
+        .choices(["pretty", "json"])
+        .default("pretty"),
+    )
     .option("--no-color", "disable colours (NO_COLOR is honoured too)")
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError("(run with --help for usage)")
@@ -48,7 +56,10 @@ function addGroup(program: Command, groups: Map<string, Command>, name: string):
     config: "check or show the configuration",
     remote: "rclone remotes for the cloud drive (remote create)",
   };
-  const group = program.command(name).description(descriptions[name] ?? name).exitOverride();
+  const group = program
+    .command(name)
+    .description(descriptions[name] ?? name)
+    .exitOverride();
   groups.set(name, group);
   return group;
 }
@@ -115,7 +126,14 @@ if (isEntryPoint()) {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const io: IO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signal: controller.signal };
+  const io: IO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+  };
   const code = await main(process.argv.slice(2), io);
   process.exit(code);
 }

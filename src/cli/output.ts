@@ -13,5 +13,5 @@ export function paint(color: boolean): ChalkInstance {
 }
 
 export function writeLine(stream: NodeJS.WritableStream, line = ""): void {
-  stream.write(line + "\n");
+  stream.write(`${line}\n`);
 }

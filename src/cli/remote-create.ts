@@ -143,7 +143,13 @@ function buildContext(options: RemoteCreateOptions, ctx: CommandContext, loaded:
     platform: process.platform,
     configDir: path.dirname(loaded.file),
     runAuthorize: async (args) => {
-      const result = await execa("rclone", ["authorize", ...args], { env, stdin: "ignore", stderr: "inherit", reject: false, cancelSignal: ctx.signal });
+      const result = await execa("rclone", ["authorize", ...args], {
+        env,
+        stdin: "ignore",
+        stderr: "inherit",
+        reject: false,
+        cancelSignal: ctx.signal,
+      });
       if (result.exitCode !== 0) throw new Error(`rclone authorize exited with code ${String(result.exitCode)}`);
       return String(result.stdout);
     },

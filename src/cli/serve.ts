@@ -8,18 +8,25 @@ import type { CommandContext } from "./context.js";
 /** `scanarr serve`: runs until SIGINT/SIGTERM, then shuts down cleanly and exits 0. */
 export async function run(_options: unknown, ctx: CommandContext): Promise<number> {
   const { config, logger } = ctx;
-  let service;
+  let service: Awaited<ReturnType<typeof startService>>;
   try {
     service = await startService({ config, paths: ctx.paths, logger, clock: systemClock, env: ctx.env });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new UserError(`${config.SERVER_IP}:${config.SERVER_PORT} is already in use; another scanarr or plex_autoscan may be running (change SERVER_PORT)`, 1);
+    if (code === "EADDRINUSE")
+      throw new UserError(
+        `${config.SERVER_IP}:${config.SERVER_PORT} is already in use; another scanarr or plex_autoscan may be running (change SERVER_PORT)`,
+        1,
+      );
     if (code === "EADDRNOTAVAIL") throw new UserError(`SERVER_IP ${config.SERVER_IP} is not an address of this machine`, 1);
     throw error;
   }
   const shownHost = service.host === "0.0.0.0" || service.host === "::" ? hostname() : service.host;
   const manual = `http://${shownHost}:${service.port}/${maskSecret(config.SERVER_PASS)}`;
-  logger.info({ address: `${service.host}:${service.port}`, port: service.port, data: ctx.paths.database }, `listening on http://${service.host}:${service.port}`);
+  logger.info(
+    { address: `${service.host}:${service.port}`, port: service.port, data: ctx.paths.database },
+    `listening on http://${service.host}:${service.port}`,
+  );
   logger.info(
     { manualScans: config.SERVER_ALLOW_MANUAL_SCAN, method: config.PLEX_SCAN_METHOD },
     `webhook and manual scan URL: ${manual} (the pass is masked; see SERVER_PASS in ${ctx.paths.configFile})`,

@@ -39,7 +39,7 @@ export async function loadConfig(file: string, options: { generatePass?: () => s
   });
   if (text === undefined) {
     const config = defaultConfig((options.generatePass ?? generateServerPass)());
-    await writeFileAtomic(file, JSON.stringify(config, null, 2) + "\n", { mode: 0o600, forceMode: true });
+    await writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, forceMode: true });
     return { config, file, created: true, warnings: [] };
   }
   const loaded = parseConfigText(text, file);
@@ -63,7 +63,8 @@ export function parseConfigText(text: string, file = "config.json"): LoadedConfi
   validateValue(CONFIG_SCHEMA, normalized, "", report);
   if (report.problems.length > 0) throw new ConfigError(file, report.problems);
   const config = mergeDefaults(defaultConfig(""), normalized);
-  if (!("SERVER_PASS" in normalized)) report.problems.push("SERVER_PASS: missing; set a random string of 32 characters (scanarr writes one on first run)");
+  if (!("SERVER_PASS" in normalized))
+    report.problems.push("SERVER_PASS: missing; set a random string of 32 characters (scanarr writes one on first run)");
   report.problems.push(...checkRules(config));
   if (report.problems.length > 0) throw new ConfigError(file, report.problems);
   return { config, file, created: false, warnings: report.warnings };

@@ -11,7 +11,8 @@ export function checkRules(config: Config): string[] {
       const at = `${childPath("SERVER_PATH_MAPPINGS", key)}[${i}]`;
       const normal = alt.replace(/[\\/]+$/, "");
       const other = seen.get(normal);
-      if (other !== undefined && other !== key) problems.push(`${at}: "${alt}" is also listed under ${JSON.stringify(other)}; a prefix can map to one key only`);
+      if (other !== undefined && other !== key)
+        problems.push(`${at}: "${alt}" is also listed under ${JSON.stringify(other)}; a prefix can map to one key only`);
       seen.set(normal, key);
     });
   }

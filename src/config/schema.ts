@@ -21,11 +21,16 @@ export const CONFIG_SCHEMA: Spec = {
   fields: {
     SERVER_IP: { kind: "host" },
     SERVER_PORT: { kind: "integer", min: 0, max: 65535 },
-    SERVER_PASS: { kind: "string", nonEmpty: true, pattern: /^[A-Za-z0-9._~-]{8,}$/, hint: "must be at least 8 characters from A-Z a-z 0-9 . _ ~ - (it is a URL path segment)" },
+    SERVER_PASS: {
+      kind: "string",
+      nonEmpty: true,
+      pattern: /^[A-Za-z0-9._~-]{8,}$/,
+      hint: "must be at least 8 characters from A-Z a-z 0-9 . _ ~ - (it is a URL path segment)",
+    },
     SERVER_ALLOW_MANUAL_SCAN: bool,
     SERVER_PATH_MAPPINGS: { kind: "stringsByKey" },
     SERVER_SCAN_DELAY: { kind: "number", min: 0 },
-    SERVER_SCAN_PRIORITIES: { kind: "stringsByKey", keyPattern: /^-?\d+$/, keyHint: "must be an integer priority such as \"0\"" },
+    SERVER_SCAN_PRIORITIES: { kind: "stringsByKey", keyPattern: /^-?\d+$/, keyHint: 'must be an integer priority such as "0"' },
     SERVER_IGNORE_LIST: strings,
     PLEX_LOCAL_URL: url,
     PLEX_TOKEN: str,

@@ -22,11 +22,13 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       return;
     case "url":
       if (typeof value !== "string") return fail(`must be a URL string, got ${describe(value)}`);
-      if (!/^https?:\/\/[^/\s]+/i.test(value) || !URL.canParse(value)) fail(`must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+      if (!/^https?:\/\/[^/\s]+/i.test(value) || !URL.canParse(value))
+        fail(`must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
       return;
     case "host":
       if (typeof value !== "string") return fail(`must be a string, got ${describe(value)}`);
-      if (isIP(value) === 0 && value !== "localhost") fail(`must be an IP address such as 0.0.0.0 or 127.0.0.1, got ${JSON.stringify(value)}`);
+      if (isIP(value) === 0 && value !== "localhost")
+        fail(`must be an IP address such as 0.0.0.0 or 127.0.0.1, got ${JSON.stringify(value)}`);
       return;
     case "integer":
     case "number":
@@ -36,7 +38,8 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       if (spec.kind === "integer" && spec.max !== undefined && value > spec.max) fail(`must be at most ${spec.max}, got ${value}`);
       return;
     case "enum":
-      if (typeof value !== "string" || !spec.values.includes(value)) fail(`must be one of ${spec.values.map((v) => JSON.stringify(v)).join(", ")}, got ${describe(value)}`);
+      if (typeof value !== "string" || !spec.values.includes(value))
+        fail(`must be one of ${spec.values.map((v) => JSON.stringify(v)).join(", ")}, got ${describe(value)}`);
       return;
     case "strings":
       return validateStrings(value, at, report);
@@ -45,7 +48,8 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       for (const [key, list] of Object.entries(value)) {
         const keyAt = `${at}[${JSON.stringify(key)}]`;
         if (key.trim() === "") report.problems.push(`${keyAt}: key must not be empty`);
-        else if (spec.keyPattern && !spec.keyPattern.test(key)) report.problems.push(`${keyAt}: key ${spec.keyHint ?? `must match ${spec.keyPattern}`}`);
+        else if (spec.keyPattern && !spec.keyPattern.test(key))
+          report.problems.push(`${keyAt}: key ${spec.keyHint ?? `must match ${spec.keyPattern}`}`);
         validateStrings(list, keyAt, report);
       }
       return;
@@ -91,7 +95,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }

@@ -32,7 +32,10 @@ export async function withBackoff<T>(what: string, call: () => Promise<T>, optio
       const retryable = error instanceof DriveApiError && error.retryable;
       if (!retryable || attempt + 1 >= maxAttempts || options.signal?.aborted) throw error;
       const delay = backoffDelay(attempt, options.random, options.baseMs, options.maxDelayMs);
-      options.logger.warn({ call: what, status: error.status, reason: error.reason, retryInMs: delay }, "Drive API call failed, backing off");
+      options.logger.warn(
+        { call: what, status: error.status, reason: error.reason, retryInMs: delay },
+        "Drive API call failed, backing off",
+      );
       await sleep(options.clock, delay, options.signal);
       if (options.signal?.aborted) throw error;
     }

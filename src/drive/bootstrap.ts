@@ -31,7 +31,10 @@ export async function bootstrapLog(log: WatchedLog, deps: BootstrapDeps): Promis
     logs.save(state, deps.clock.now());
   })();
   cache.setRoot(state.rootId, state.rootName);
-  deps.logger.info({ drive: state.rootName, folders: folders.length }, "Drive folder cache built; watching this drive for new files from now on");
+  deps.logger.info(
+    { drive: state.rootName, folders: folders.length },
+    "Drive folder cache built; watching this drive for new files from now on",
+  );
   return state;
 }
 

@@ -26,7 +26,10 @@ export async function listWatchedLogs(api: DriveApi, cloud: CloudConfig, logger:
       drives.find((d) => d.name === wanted) ??
       drives.find((d) => d.name.toLowerCase() === wanted.toLowerCase());
     if (!match) {
-      logger.warn({ teamDrive: wanted, available: drives.map((d) => d.name) }, "CLOUD.TEAMDRIVES names a shared drive this account cannot see; skipping it");
+      logger.warn(
+        { teamDrive: wanted, available: drives.map((d) => d.name) },
+        "CLOUD.TEAMDRIVES names a shared drive this account cannot see; skipping it",
+      );
       continue;
     }
     if (!logs.some((log) => log.logKey === match.id)) logs.push({ logKey: match.id, driveId: match.id, name: match.name });

@@ -38,7 +38,8 @@ export function toDriveApiError(error: unknown, what: string): DriveApiError {
     return new DriveApiError(detail, "rate-limited", status, reason);
   }
   if (status >= 500 || status === 408) return new DriveApiError(detail, "unavailable", status, reason);
-  if (status === 401) return new DriveApiError(`${detail}: the Drive credentials were refused; run \`scanarr authorize\``, "auth", status, reason);
+  if (status === 401)
+    return new DriveApiError(`${detail}: the Drive credentials were refused; run \`scanarr authorize\``, "auth", status, reason);
   if (status === 404) return new DriveApiError(detail, "not-found", status, reason);
   return new DriveApiError(detail, "fatal", status, reason);
 }

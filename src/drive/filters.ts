@@ -32,7 +32,10 @@ export function createChangeFilter(allowed: CloudAllowed): ChangeFilter {
 
 /** Lower-cased components; plex_autoscan compared FILE_PATHS case-insensitively and configs rely on it. */
 function toComponents(path: string): string[] {
-  return path.toLowerCase().split("/").filter((part) => part !== "");
+  return path
+    .toLowerCase()
+    .split("/")
+    .filter((part) => part !== "");
 }
 
 function startsWithComponents(path: string, prefix: string[]): boolean {

@@ -85,7 +85,10 @@ export class FolderCache {
       const known = this.folders.get(folder.id);
       this.folders.set(folder.id, { name: folder.name, parentId: folder.parentId, logKey });
       if (this.showCacheLogs && (!known || known.name !== folder.name || known.parentId !== folder.parentId)) {
-        this.logger.info({ id: folder.id, name: folder.name, parentId: folder.parentId }, known ? "Drive folder cache: updated folder" : "Drive folder cache: added folder");
+        this.logger.info(
+          { id: folder.id, name: folder.name, parentId: folder.parentId },
+          known ? "Drive folder cache: updated folder" : "Drive folder cache: added folder",
+        );
       }
     }
     for (const id of removals) {

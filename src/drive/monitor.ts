@@ -84,7 +84,10 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
         const stats = await pollLog(log, poller);
         if (stats && stats.changes > 0) logger.info({ drive: log.name ?? log.logKey, ...stats }, "Drive changes processed");
       } catch (error) {
-        logger.error({ drive: log.name ?? log.logKey, error: describe(error) }, "Drive poll failed; it resumes from the last committed page at the next poll");
+        logger.error(
+          { drive: log.name ?? log.logKey, error: describe(error) },
+          "Drive poll failed; it resumes from the last committed page at the next poll",
+        );
       }
     }
   }

@@ -12,11 +12,7 @@ export interface AtomicWriteOptions {
  * Writes `data` to `file` through a temp file in the same folder, fsync and
  * rename, so a crash leaves either the old or the new content, never half.
  */
-export async function writeFileAtomic(
-  file: string,
-  data: string | Uint8Array,
-  options: AtomicWriteOptions = {},
-): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
   let mode = options.mode ?? 0o600;

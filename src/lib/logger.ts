@@ -42,14 +42,20 @@ function prettyStream(destination: NodeJS.WritableStream, color: boolean): NodeJ
   return {
     write(chunk: string) {
       const line = JSON.parse(chunk) as Record<string, unknown>;
-      destination.write(formatPretty(line, color) + "\n");
+      destination.write(`${formatPretty(line, color)}\n`);
       return true;
     },
   } as NodeJS.WritableStream;
 }
 
 const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
-const LEVEL_COLORS: Record<string, string> = { DEBUG: "\x1b[90m", INFO: "\x1b[36m", WARN: "\x1b[33m", ERROR: "\x1b[31m", FATAL: "\x1b[31m" };
+const LEVEL_COLORS: Record<string, string> = {
+  DEBUG: "\x1b[90m",
+  INFO: "\x1b[36m",
+  WARN: "\x1b[33m",
+  ERROR: "\x1b[31m",
+  FATAL: "\x1b[31m",
+};
 
 /** One terminal line: time, level, message, then the fields as key=value. */
 export function formatPretty(line: Record<string, unknown>, color: boolean): string {
@@ -60,7 +66,7 @@ export function formatPretty(line: Record<string, unknown>, color: boolean): str
     .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v)}`)
     .join(" ");
   const label = color ? `${LEVEL_COLORS[name] ?? ""}${name.padEnd(5)}\x1b[0m` : name.padEnd(5);
-  return `${stamp} ${label} ${String(msg ?? "")}${extra ? " " + extra : ""}`;
+  return `${stamp} ${label} ${String(msg ?? "")}${extra ? ` ${extra}` : ""}`;
 }
 
 /** A logger that drops everything; for tests and for commands that print themselves. */

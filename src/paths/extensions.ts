@@ -3,7 +3,8 @@
  * metadata, books and partial downloads. A last path component ending in one
  * of these is a file; anything else (`Movie.2010.1080p`) is taken as a folder.
  */
-const VIDEO = "3g2 3gp amv asf avi divx drc dv f4a f4b f4p f4v flv gifv iso img m2t m2ts m2v m4p m4v mk3d mkv mng mov mp2 mp4 mpe mpeg mpg mpv mts mxf nsv ogm ogv qt rm rmvb roq svi tp trp ts vob webm wmv wtv y4m yuv";
+const VIDEO =
+  "3g2 3gp amv asf avi divx drc dv f4a f4b f4p f4v flv gifv iso img m2t m2ts m2v m4p m4v mk3d mkv mng mov mp2 mp4 mpe mpeg mpg mpv mts mxf nsv ogm ogv qt rm rmvb roq svi tp trp ts vob webm wmv wtv y4m yuv";
 const AUDIO = "aac aif aiff alac ape au dff dsf flac m4a m4b m4r mka mp3 mpc oga ogg opus ra wav wma wv";
 const SUBTITLE = "ass idx smi srt ssa sub sup ttml vtt";
 const IMAGE = "bmp gif jpeg jpg png tbn tiff webp";

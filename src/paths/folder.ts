@@ -15,10 +15,7 @@ export function isKnownFileName(name: string): boolean {
 export function folderToScan(serverPath: string, isDirectory?: boolean): string {
   const parsed = parsePath(serverPath);
   const last = parsed.parts[parsed.parts.length - 1];
-  const isFile =
-    isDirectory === undefined
-      ? !parsed.trailingSlash && last !== undefined && isKnownFileName(last)
-      : !isDirectory;
+  const isFile = isDirectory === undefined ? !parsed.trailingSlash && last !== undefined && isKnownFileName(last) : !isDirectory;
   const folder = isFile ? parentOf(parsed) : { ...parsed, trailingSlash: false };
   return formatPath(folder);
 }

@@ -33,8 +33,14 @@ export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: 
   const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)]);
   for (const child of children) deleteScan(ctx, child.id);
   const { lastInsertRowid } = ctx.st.insertScan.run(
-    merged.folder, merged.priority, merged.requests, merged.source, merged.event,
-    merged.firstRequestedAt, merged.lastRequestedAt, merged.dueAt,
+    merged.folder,
+    merged.priority,
+    merged.requests,
+    merged.source,
+    merged.event,
+    merged.firstRequestedAt,
+    merged.lastRequestedAt,
+    merged.dueAt,
   );
   for (const target of ctx.targets) ctx.st.insertDelivery.run(Number(lastInsertRowid), target, merged.dueAt, now);
   return { kind: "created", folder: merged.folder, dueAt: merged.dueAt };
@@ -60,9 +66,7 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
 function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
   const rows = ctx.st.openIn.all(JSON.stringify([...ancestorsOf(folder), folder])) as ScanRow[];
   // The invariant allows one row; should it ever be broken, the topmost folder wins.
-  return rows
-    .filter((row) => row.folder === folder || isWithin(row.folder, folder))
-    .sort((a, b) => a.folder.length - b.folder.length)[0];
+  return rows.filter((row) => row.folder === folder || isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
 }
 
 function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
@@ -78,8 +82,14 @@ function deleteScan(ctx: CoalesceContext, id: number): void {
 
 function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {
   ctx.st.updateMerged.run(
-    facts.dueAt, facts.priority, facts.requests, facts.firstRequestedAt, facts.lastRequestedAt,
-    facts.source, facts.event, id,
+    facts.dueAt,
+    facts.priority,
+    facts.requests,
+    facts.firstRequestedAt,
+    facts.lastRequestedAt,
+    facts.source,
+    facts.event,
+    id,
   );
   ctx.st.pushDeliveries.run(facts.dueAt, now, id);
 }
@@ -114,4 +124,3 @@ function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): S
     dueAt: Math.min(due, first + ctx.maxWaitMs),
   };
 }
-

@@ -22,7 +22,7 @@ export async function deliverFolder(target: Target, folder: string): Promise<Del
     for (const library of matches) await target.scan(folder, library);
     return { kind: "done", libraries: matches.map(refOf) };
   } catch (error) {
-    const refs = matches && matches.map(refOf);
+    const refs = matches ? matches.map(refOf) : null;
     return { kind: classify(error), error: describeError(error), libraries: refs };
   }
 }

@@ -42,13 +42,7 @@ export function recordRetry(
   reopenIfUntouched(ctx, job.scanId, now);
 }
 
-export function recordFailed(
-  ctx: DeliveryContext,
-  job: DeliveryJob,
-  error: string,
-  libraries: LibraryRef[] | null,
-  now: number,
-): void {
+export function recordFailed(ctx: DeliveryContext, job: DeliveryJob, error: string, libraries: LibraryRef[] | null, now: number): void {
   ctx.st.markFailed.run(error, libraries && JSON.stringify(libraries), now, job.deliveryId);
   finishIfComplete(ctx, job.scanId, now);
 }

@@ -9,9 +9,7 @@
  */
 export type PriorityRules = Record<string, string[]>;
 
-export interface PriorityOf {
-  (folder: string): number;
-}
+export type PriorityOf = (folder: string) => number;
 
 /** Builds the priority function once, so each request costs a few substring tests. */
 export function createPriorityOf(rules: PriorityRules, separator: (folder: string) => string): PriorityOf {

@@ -86,16 +86,20 @@ export class ScanQueue implements ScanSink {
     this.transaction(() => {
       requests.forEach((request, i) => {
         const folder = folders[i] as string;
-        const result = coalesceRequest(this.ctx, {
-          folder,
-          priority: this.priorityOf(folder),
-          requests: 1,
-          source: request.source,
-          event: request.event,
-          firstRequestedAt: now,
-          lastRequestedAt: now,
-          dueAt: now + this.ctx.delayMs,
-        }, now);
+        const result = coalesceRequest(
+          this.ctx,
+          {
+            folder,
+            priority: this.priorityOf(folder),
+            requests: 1,
+            source: request.source,
+            event: request.event,
+            firstRequestedAt: now,
+            lastRequestedAt: now,
+            dueAt: now + this.ctx.delayMs,
+          },
+          now,
+        );
         (result.kind === "covered" ? covered : queued).add(folder);
         earliest = Math.min(earliest, result.dueAt);
       });

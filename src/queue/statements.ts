@@ -36,9 +36,7 @@ export function prepareStatements(db: Database) {
     ),
     deleteDeliveries: p<[number]>("DELETE FROM scan_delivery WHERE scan_id = ?"),
     deliveriesOf: p<[number]>("SELECT * FROM scan_delivery WHERE scan_id = ? ORDER BY target"),
-    deliveriesIn: p<[string]>(
-      "SELECT * FROM scan_delivery WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, target",
-    ),
+    deliveriesIn: p<[string]>("SELECT * FROM scan_delivery WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, target"),
     claimable: p<[string, number, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, s.folder AS folder, d.target AS target, d.attempts AS attempts,
        s.first_requested_at AS firstRequestedAt
@@ -46,9 +44,7 @@ export function prepareStatements(db: Database) {
        WHERE d.state = 'pending' AND d.target = ? AND d.due_at <= ?
        ORDER BY s.priority, d.due_at, d.id LIMIT ?`,
     ),
-    markDelivering: p<[number, number]>(
-      "UPDATE scan_delivery SET state = 'delivering', updated_at = ? WHERE id = ? AND state = 'pending'",
-    ),
+    markDelivering: p<[number, number]>("UPDATE scan_delivery SET state = 'delivering', updated_at = ? WHERE id = ? AND state = 'pending'"),
     markDone: p<[string | null, number, number]>(
       `UPDATE scan_delivery SET state = 'done', attempts = attempts + 1, libraries = COALESCE(?, libraries),
        updated_at = ? WHERE id = ? AND state = 'delivering'`,
@@ -87,9 +83,7 @@ export function prepareStatements(db: Database) {
     ),
     countPending: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state IN ('open', 'closed')"),
     countFailed: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state = 'failed'"),
-    listPending: p<[number]>(
-      "SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?",
-    ),
+    listPending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
     listFailed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     recent: p<[number]>("SELECT * FROM scan_queue ORDER BY last_requested_at DESC, id DESC LIMIT ?"),
     finishedCutoff: p<[string, number]>(

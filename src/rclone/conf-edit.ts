@@ -9,7 +9,9 @@ import { findBlocks, newLine, readSection, terminateLastLine, type ConfDocument 
 /** Sets `key` in `section`: rewrites the existing line, or adds one after the section's last key. */
 export function setConfValue(doc: ConfDocument, section: string, key: string, value: string): void {
   const text = `${key} = ${value}`;
-  const existing = doc.lines.map((line, index) => ({ line, index })).filter(({ line }) => line.kind === "entry" && line.section === section && line.key === key);
+  const existing = doc.lines
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => line.kind === "entry" && line.section === section && line.key === key);
   if (existing.length > 0) {
     for (const { line } of existing) Object.assign(line, { text, value });
     return;

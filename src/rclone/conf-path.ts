@@ -28,7 +28,12 @@ function isInMemory(file: string): boolean {
 
 /** Finds rclone.conf in the order rclone itself uses. */
 export function resolveRcloneConfigPath(inputs: ConfigPathInputs): ConfigPath {
-  const explicit = inputs.flag !== undefined ? { file: inputs.flag, source: "flag" as const } : inputs.env.RCLONE_CONFIG !== undefined ? { file: inputs.env.RCLONE_CONFIG, source: "RCLONE_CONFIG" as const } : undefined;
+  const explicit =
+    inputs.flag !== undefined
+      ? { file: inputs.flag, source: "flag" as const }
+      : inputs.env.RCLONE_CONFIG !== undefined
+        ? { file: inputs.env.RCLONE_CONFIG, source: "RCLONE_CONFIG" as const }
+        : undefined;
   if (explicit) {
     if (isInMemory(explicit.file)) throw new InMemoryConfigError(`rclone config "${explicit.file}" means in memory only; give a real file`);
     return { file: path.resolve(explicit.file), source: explicit.source };

@@ -11,7 +11,9 @@ export class ConfigCryptError extends Error {
 /** rclone derives the box key from the password alone: no salt, no iterations. */
 function deriveKey(password: string): Uint8Array {
   if (password.trim() === "") throw new ConfigCryptError("the configuration password must not be empty");
-  return createHash("sha256").update(`[${password.normalize("NFKC")}][rclone-config]`, "utf8").digest();
+  return createHash("sha256")
+    .update(`[${password.normalize("NFKC")}][rclone-config]`, "utf8")
+    .digest();
 }
 
 /** Whether `text` is an encrypted rclone configuration (as rclone decides it). */
@@ -38,7 +40,12 @@ function findPayloadStart(text: string): number | undefined {
 export function decryptConfig(text: string, password: string): string {
   const start = findPayloadStart(text);
   if (start === undefined) return text;
-  const payload = text.replace(/^\uFEFF/, "").split(/\r?\n/).slice(start).join("").replace(/\s+/g, "");
+  const payload = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .slice(start)
+    .join("")
+    .replace(/\s+/g, "");
   const box = Buffer.from(payload, "base64");
   if (box.length < SECRETBOX_NONCE_BYTES + SECRETBOX_TAG_BYTES) {
     throw new ConfigCryptError("configuration data too short");

@@ -5,7 +5,10 @@ import { GOOGLE_TOKEN_URL } from "../config/defaults.js";
 /** Expands a leading `~` and `$VAR` / `${VAR}` as rclone does for service_account_file. */
 export function expandPath(file: string, env: NodeJS.ProcessEnv, home: string = os.homedir()): string {
   const withHome = file === "~" || file.startsWith("~/") ? home + file.slice(1) : file;
-  return withHome.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, braced: string | undefined, bare: string | undefined) => env[braced ?? bare ?? ""] ?? "");
+  return withHome.replace(
+    /\$\{(\w+)\}|\$(\w+)/g,
+    (_, braced: string | undefined, bare: string | undefined) => env[braced ?? bare ?? ""] ?? "",
+  );
 }
 
 /**
@@ -23,6 +26,9 @@ export async function fetchServiceAccountToken(keyFile: string, scope: string): 
 
 /** Scope URL for a short rclone scope list ("drive,drive.readonly"); blank means drive. */
 export function expandScopes(scope: string): string {
-  const names = scope.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = scope
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return (names.length ? names : ["drive"]).map((name) => `https://www.googleapis.com/auth/${name}`).join(" ");
 }

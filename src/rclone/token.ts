@@ -26,7 +26,9 @@ export function encodeGoStringMap(map: Record<string, string>): string {
  * from its default, base64 (no padding) of those options as compact JSON.
  */
 export function buildAuthorizeArgs(nonDefault: Record<string, string>): string[] {
-  const options = Object.fromEntries(Object.entries(nonDefault).filter(([key, value]) => key !== "token" && key !== "type" && value !== ""));
+  const options = Object.fromEntries(
+    Object.entries(nonDefault).filter(([key, value]) => key !== "token" && key !== "type" && value !== ""),
+  );
   if (Object.keys(options).length === 0) return ["drive"];
   return ["drive", Buffer.from(encodeGoStringMap(options), "utf8").toString("base64").replace(/=+$/, "")];
 }

@@ -77,7 +77,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ScanServe
 
 function decodeSegments(pathname: string): string[] {
   try {
-    return pathname.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+    return pathname
+      .split("/")
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
   } catch {
     throw new HttpError(400, "the URL path is not valid percent-encoding");
   }

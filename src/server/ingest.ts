@@ -37,8 +37,10 @@ export type IngestOutcome =
  */
 export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<IngestOutcome> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);
-  if (result.kind === "test") return { status: 200, result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
-  if (result.kind === "ignored") return { status: 200, result: "ignored", source: result.source, event: result.event, message: `ignored: ${result.reason}` };
+  if (result.kind === "test")
+    return { status: 200, result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
+  if (result.kind === "ignored")
+    return { status: 200, result: "ignored", source: result.source, event: result.event, message: `ignored: ${result.reason}` };
   if (result.source === "manual" && !deps.allowManual) {
     throw new HttpError(403, "manual scans are disabled; set SERVER_ALLOW_MANUAL_SCAN to true in the config to allow them");
   }
@@ -55,13 +57,22 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
     if (!folders.includes(folder)) folders.push(folder);
   }
   if (folders.length === 0) {
-    return { status: 200, result: "ignored", source: result.source, event: result.event, message: `ignored by SERVER_IGNORE_LIST: ${ignored.join(", ")}` };
+    return {
+      status: 200,
+      result: "ignored",
+      source: result.source,
+      event: result.event,
+      message: `ignored by SERVER_IGNORE_LIST: ${ignored.join(", ")}`,
+    };
   }
   const { matched, unmatched } = await splitByLibrary(folders, deps);
   if (matched.length === 0) {
     const libraries = deps.libraries?.knownLibraries() ?? [];
     const list = libraries.map((l) => `${l.title} (${l.locations.join(", ")})`).join("; ") || "none";
-    throw new HttpError(422, `no library of the media server contains ${unmatched.join(", ")}; libraries: ${list}`, { paths: unmatched, libraries });
+    throw new HttpError(422, `no library of the media server contains ${unmatched.join(", ")}; libraries: ${list}`, {
+      paths: unmatched,
+      libraries,
+    });
   }
   const outcome = await deps.sink.enqueue(matched.map((folder) => ({ folder, source: result.source, event: result.event })));
   return { status: 202, source: result.source, event: result.event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
@@ -95,6 +106,12 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
   });
-  await Promise.race([work.then(() => undefined, () => undefined), timeout]);
+  await Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    timeout,
+  ]);
   clearTimeout(timer);
 }

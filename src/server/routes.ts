@@ -15,16 +15,38 @@ export async function handleScanPost(req: IncomingMessage, res: ServerResponse, 
     body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
     const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.sink ?? deps.queue });
     if (outcome.status === 202) {
-      deps.logger.info({ source: outcome.source, event: outcome.event, queued: outcome.queued, covered: outcome.covered, ignored: outcome.ignored.length || undefined }, "scan request accepted");
-      const answer = { status: "queued", source: outcome.source, event: outcome.event, queued: outcome.queued, covered: outcome.covered, ignored: outcome.ignored, unmatched: outcome.unmatched };
+      deps.logger.info(
+        {
+          source: outcome.source,
+          event: outcome.event,
+          queued: outcome.queued,
+          covered: outcome.covered,
+          ignored: outcome.ignored.length || undefined,
+        },
+        "scan request accepted",
+      );
+      const answer = {
+        status: "queued",
+        source: outcome.source,
+        event: outcome.event,
+        queued: outcome.queued,
+        covered: outcome.covered,
+        ignored: outcome.ignored,
+        unmatched: outcome.unmatched,
+      };
       if (wantsHtml(req, body.format)) {
-        const lines = [...outcome.queued.map((f) => `queued: ${f}`), ...outcome.covered.map((f) => `already queued: ${f}`), ...outcome.unmatched.map((f) => `in no library, not queued: ${f}`)];
+        const lines = [
+          ...outcome.queued.map((f) => `queued: ${f}`),
+          ...outcome.covered.map((f) => `already queued: ${f}`),
+          ...outcome.unmatched.map((f) => `in no library, not queued: ${f}`),
+        ];
         return sendHtml(res, 202, renderResultPage(true, "Scan queued", lines));
       }
       return sendJson(res, 202, answer);
     }
     deps.logger.info({ source: outcome.source, event: outcome.event, result: outcome.result }, outcome.message);
-    if (wantsHtml(req, body.format)) return sendHtml(res, 200, renderResultPage(true, outcome.result === "test" ? "Test received" : "Ignored", [outcome.message]));
+    if (wantsHtml(req, body.format))
+      return sendHtml(res, 200, renderResultPage(true, outcome.result === "test" ? "Test received" : "Ignored", [outcome.message]));
     return sendJson(res, 200, { status: outcome.result, source: outcome.source, event: outcome.event, message: outcome.message });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
@@ -37,7 +59,13 @@ export async function handleScanPost(req: IncomingMessage, res: ServerResponse, 
 /** GET /<pass>: the manual scan page, when manual scans are allowed. */
 export function handleManualPage(res: ServerResponse, deps: ScanServerDeps): void {
   if (!deps.allowManual) {
-    return sendHtml(res, 403, renderResultPage(false, "Manual scans are disabled", ["Set SERVER_ALLOW_MANUAL_SCAN to true in config.json and restart scanarr to use this page."]));
+    return sendHtml(
+      res,
+      403,
+      renderResultPage(false, "Manual scans are disabled", [
+        "Set SERVER_ALLOW_MANUAL_SCAN to true in config.json and restart scanarr to use this page.",
+      ]),
+    );
   }
   sendHtml(res, 200, renderManualPage(deps.queue.recent(25), deps.clock.now()));
 }

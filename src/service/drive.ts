@@ -41,8 +41,20 @@ export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
     return { monitor: undefined, problem, stop: async () => undefined };
   }
   const index = openMediaIndex(w.config.PLEX_DATABASE_PATH, w.logger);
-  const monitor = startDriveMonitor({ config: w.config, db: w.db, sink: w.sink, mapper: w.mapper, mediaIndex: index?.index, auth, logger: w.logger, clock: w.clock });
-  w.logger.info({ pollInterval: w.config.CLOUD.POLL_INTERVAL, sharedDrives: w.config.CLOUD.TEAMDRIVE ? w.config.CLOUD.TEAMDRIVES : [] }, "drive monitoring started");
+  const monitor = startDriveMonitor({
+    config: w.config,
+    db: w.db,
+    sink: w.sink,
+    mapper: w.mapper,
+    mediaIndex: index?.index,
+    auth,
+    logger: w.logger,
+    clock: w.clock,
+  });
+  w.logger.info(
+    { pollInterval: w.config.CLOUD.POLL_INTERVAL, sharedDrives: w.config.CLOUD.TEAMDRIVE ? w.config.CLOUD.TEAMDRIVES : [] },
+    "drive monitoring started",
+  );
   return {
     monitor,
     problem: undefined,
@@ -62,7 +74,10 @@ function openMediaIndex(file: string, logger: Logger): { index: MediaIndex; clos
     const db = openPlexLibraryDb(file);
     return { index: { hasFile: (p) => db.hasFile(p) }, close: () => db.close() };
   } catch (error) {
-    logger.warn({ file, reason: error instanceof Error ? error.message : String(error) }, "Plex database unreadable: every new drive file that passes the filters will be scanned");
+    logger.warn(
+      { file, reason: error instanceof Error ? error.message : String(error) },
+      "Plex database unreadable: every new drive file that passes the filters will be scanned",
+    );
     return undefined;
   }
 }

@@ -65,9 +65,13 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOf(target, clock),
-    status: () => ({ target: target.name, targets: delivery.targetStates(), drive: config.CLOUD.ENABLED ? (drive.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false } }),
+    status: () => ({
+      target: target.name,
+      targets: delivery.targetStates(),
+      drive: config.CLOUD.ENABLED ? (drive.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+    }),
   });
-  let address;
+  let address: Awaited<ReturnType<typeof listen>>;
   try {
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {

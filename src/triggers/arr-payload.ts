@@ -71,13 +71,7 @@ function readEntries(payload: ArrPayload, key: string): JsonObject[] | undefined
 }
 
 /** The absolute path when sent, else the relative path joined under the media folder. */
-function readFilePath(
-  payload: ArrPayload,
-  entry: JsonObject,
-  where: string,
-  pathKey: string,
-  relativeKey: string,
-): string {
+function readFilePath(payload: ArrPayload, entry: JsonObject, where: string, pathKey: string, relativeKey: string): string {
   const absolute = readOptionalString(entry, pathKey, where);
   if (absolute !== undefined) return absolute;
   const relative = readOptionalString(entry, relativeKey, where);

@@ -35,9 +35,7 @@ export function parseArrEvent(trigger: ArrTrigger, body: JsonObject, eventType: 
   if (scanEvent === undefined) {
     const quiet = findEvent(trigger.quietEvents, eventType);
     const event = quiet ?? eventType;
-    const reason = quiet
-      ? `${source} ${event} carries no files to scan`
-      : `${source} event "${event}" is not one that names files to scan`;
+    const reason = quiet ? `${source} ${event} carries no files to scan` : `${source} event "${event}" is not one that names files to scan`;
     return { kind: "ignored", source, event, reason };
   }
   const reader = trigger.scanEvents[scanEvent];

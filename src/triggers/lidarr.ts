@@ -15,13 +15,5 @@ export const lidarr: ArrTrigger = {
     // The payload names no album folder, so the artist folder is the narrowest safe scan.
     AlbumDelete: readRootFolder,
   },
-  quietEvents: [
-    "Grab",
-    "ArtistAdd",
-    "DownloadFailure",
-    "ImportFailure",
-    "Health",
-    "HealthRestored",
-    "ApplicationUpdate",
-  ],
+  quietEvents: ["Grab", "ArtistAdd", "DownloadFailure", "ImportFailure", "Health", "HealthRestored", "ApplicationUpdate"],
 };

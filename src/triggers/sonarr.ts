@@ -7,9 +7,7 @@ import { getField } from "./read.js";
  * `episodeFiles[]` instead of `episodeFile`; the key tells them apart.
  */
 function readImported(payload: ArrPayload) {
-  return getField(payload.body, "episodeFiles") === undefined
-    ? readFile(payload, "episodeFile")
-    : readFiles(payload, "episodeFiles");
+  return getField(payload.body, "episodeFiles") === undefined ? readFile(payload, "episodeFile") : readFiles(payload, "episodeFiles");
 }
 
 export const sonarr: ArrTrigger = {

@@ -12,7 +12,11 @@ describe("authorization request", () => {
   });
 
   it("puts every parameter Google needs on the auth URL and keeps the verifier out of it", () => {
-    const request = createAuthorizationRequest({ authUrl: "https://accounts.example/o/oauth2/v2/auth", clientId: "cid", redirectUri: "http://127.0.0.1:5000/" });
+    const request = createAuthorizationRequest({
+      authUrl: "https://accounts.example/o/oauth2/v2/auth",
+      clientId: "cid",
+      redirectUri: "http://127.0.0.1:5000/",
+    });
     const q = new URL(request.url).searchParams;
     expect(Object.fromEntries(q)).toMatchObject({
       response_type: "code",

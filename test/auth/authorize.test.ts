@@ -161,7 +161,10 @@ describe("scanarr authorize (OAuth with PKCE)", () => {
     h.stdin.write(`${await consentInBrowser(h.stdout)}\n`);
     await finished;
 
-    const messages = h.log.output.trim().split("\n").map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = h.log.output
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
     expect(messages).toContain("Retrieved first access token");
     expect(messages).toContain("Access tokens were successfully retrieved");
   });

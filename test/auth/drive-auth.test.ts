@@ -36,7 +36,12 @@ describe("loadDriveAuth with a stored OAuth token", () => {
   it("refreshes an expired access token at CLOUD.TOKEN_URL and writes it back keeping the refresh token", async () => {
     const refresh = fake.seedRefreshToken();
     const tokenFile = h.ctx.paths.tokenFile;
-    await writeToken(tokenFile, { access_token: "ya29.expired", refresh_token: refresh, expiry_date: Date.now() - 1000, token_type: "Bearer" });
+    await writeToken(tokenFile, {
+      access_token: "ya29.expired",
+      refresh_token: refresh,
+      expiry_date: Date.now() - 1000,
+      token_type: "Bearer",
+    });
 
     const credentials = await loadDriveAuth({ config: h.ctx.config, tokenFile, logger: h.ctx.logger });
     await verifyDriveAccess(credentials, fake.apiUrl);
@@ -98,7 +103,12 @@ describe("loadDriveAuth with a stored OAuth token", () => {
 });
 
 async function storeExpired(refresh: string): Promise<string> {
-  await writeToken(h.ctx.paths.tokenFile, { access_token: "ya29.old", refresh_token: refresh, expiry_date: Date.now() - 1, token_type: "Bearer" });
+  await writeToken(h.ctx.paths.tokenFile, {
+    access_token: "ya29.old",
+    refresh_token: refresh,
+    expiry_date: Date.now() - 1,
+    token_type: "Bearer",
+  });
   return h.ctx.paths.tokenFile;
 }
 
@@ -111,8 +121,15 @@ describe("service accounts", () => {
     await verifyDriveAccess(credentials, fake.apiUrl);
 
     expect(fake.tokenCalls.map((c) => c.grantType)).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
-    const claims = JSON.parse(Buffer.from(fake.tokenCalls[0]?.params.assertion?.split(".")[1] ?? "", "base64url").toString()) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: "monitor@project.iam.gserviceaccount.com", scope: "https://www.googleapis.com/auth/drive", aud: fake.tokenUrl });
+    const claims = JSON.parse(Buffer.from(fake.tokenCalls[0]?.params.assertion?.split(".")[1] ?? "", "base64url").toString()) as Record<
+      string,
+      unknown
+    >;
+    expect(claims).toMatchObject({
+      iss: "monitor@project.iam.gserviceaccount.com",
+      scope: "https://www.googleapis.com/auth/drive",
+      aud: fake.tokenUrl,
+    });
   });
 
   it("authorize only verifies access and stores no token", async () => {

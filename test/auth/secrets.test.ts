@@ -32,7 +32,13 @@ describe("secrets stay out of the terminal and the log", () => {
     expect(await finished).toBe(0);
 
     const stored = JSON.parse(await readFile(h.ctx.paths.tokenFile, "utf8")) as { access_token: string; refresh_token: string };
-    const secrets = [CLIENT.clientSecret, stored.access_token, stored.refresh_token, new URL(landed).searchParams.get("code") ?? "?", fake.tokenCalls[0]?.params.code_verifier ?? "?"];
+    const secrets = [
+      CLIENT.clientSecret,
+      stored.access_token,
+      stored.refresh_token,
+      new URL(landed).searchParams.get("code") ?? "?",
+      fake.tokenCalls[0]?.params.code_verifier ?? "?",
+    ];
     const written = everythingWritten();
     expect(written.length).toBeGreaterThan(200);
     for (const secret of secrets) expect(written).not.toContain(secret);
@@ -40,7 +46,12 @@ describe("secrets stay out of the terminal and the log", () => {
 
   it("logs neither the old nor the refreshed token when loadDriveAuth refreshes", async () => {
     const refresh = fake.seedRefreshToken();
-    await writeToken(h.ctx.paths.tokenFile, { access_token: "ya29.old-secret", refresh_token: refresh, expiry_date: 0, token_type: "Bearer" });
+    await writeToken(h.ctx.paths.tokenFile, {
+      access_token: "ya29.old-secret",
+      refresh_token: refresh,
+      expiry_date: 0,
+      token_type: "Bearer",
+    });
     const credentials = await loadDriveAuth({ config: h.ctx.config, tokenFile: h.ctx.paths.tokenFile, logger: h.ctx.logger });
     await verifyDriveAccess(credentials, fake.apiUrl);
     await expect.poll(() => h.log.output).toContain("drive access token refreshed");

@@ -90,7 +90,13 @@ describe("a plex_autoscan config.json", () => {
       ENABLED: false,
       CLIENT_ID: "",
       CLIENT_SECRET: "",
-      ALLOWED: { FILE_PATHS: ["My Drive/Media/Movies/"], FILE_EXTENSIONS: true, FILE_EXTENSIONS_LIST: ["mkv"], MIME_TYPES: true, MIME_TYPES_LIST: ["video"] },
+      ALLOWED: {
+        FILE_PATHS: ["My Drive/Media/Movies/"],
+        FILE_EXTENSIONS: true,
+        FILE_EXTENSIONS_LIST: ["mkv"],
+        MIME_TYPES: true,
+        MIME_TYPES_LIST: ["video"],
+      },
       TEAMDRIVE: false,
       TEAMDRIVES: [],
       POLL_INTERVAL: 60,
@@ -122,7 +128,10 @@ describe("a plex_autoscan config.json", () => {
 
 describe("validation", () => {
   it("reports every mistake at once with its dotted path", () => {
-    const config = { ...valid(), SERVER_PORT: "3468", SERVER_PATH_MAPPINGS: { "/data/Movies/": ["/mnt/Movies/", 7] }, BOGUS: 1 } as Record<string, unknown>;
+    const config = { ...valid(), SERVER_PORT: "3468", SERVER_PATH_MAPPINGS: { "/data/Movies/": ["/mnt/Movies/", 7] }, BOGUS: 1 } as Record<
+      string,
+      unknown
+    >;
     (config.CLOUD as Record<string, unknown>).ALLOWED = { ...valid().CLOUD.ALLOWED, FILE_PATHS: ["a", "b", false] };
     const problems = problemsOf(JSON.stringify(config));
     expect(problems).toContain('SERVER_PATH_MAPPINGS["/data/Movies/"][1]: must be a string, got number 7');
@@ -146,12 +155,22 @@ describe("validation", () => {
       }),
     );
     expect(problems.map((p) => p.split(":")[0])).toEqual(
-      expect.arrayContaining(["SERVER_PORT", "PLEX_LOCAL_URL", "PLEX_SCAN_METHOD", "SERVER_PASS", 'SERVER_SCAN_PRIORITIES["high"]', "SERVER_IP", "SERVER_SCAN_DELAY"]),
+      expect.arrayContaining([
+        "SERVER_PORT",
+        "PLEX_LOCAL_URL",
+        "PLEX_SCAN_METHOD",
+        "SERVER_PASS",
+        'SERVER_SCAN_PRIORITIES["high"]',
+        "SERVER_IP",
+        "SERVER_SCAN_DELAY",
+      ]),
     );
   });
 
   it("reports a prefix mapped to two keys and a mapping with a '..' segment", () => {
-    const problems = problemsOf(JSON.stringify({ ...valid(), SERVER_PATH_MAPPINGS: { "/a/": ["/mnt/x/"], "/b/": ["/mnt/x"], "/c/": ["/mnt/../y/"] } }));
+    const problems = problemsOf(
+      JSON.stringify({ ...valid(), SERVER_PATH_MAPPINGS: { "/a/": ["/mnt/x/"], "/b/": ["/mnt/x"], "/c/": ["/mnt/../y/"] } }),
+    );
     expect(problems.some((p) => p.includes('also listed under "/a/"'))).toBe(true);
     expect(problems.some((p) => p.includes("'..' segment"))).toBe(true);
   });

@@ -43,7 +43,9 @@ describe("fake Drive v3", () => {
 
   it("answers an injected 403 userRateLimitExceeded once", async () => {
     fake.failNext(403, { reason: "userRateLimitExceeded" });
-    expect((await get("drive/v3/drives")).body).toMatchObject({ error: { code: 403, errors: [{ domain: "usageLimits", reason: "userRateLimitExceeded" }] } });
+    expect((await get("drive/v3/drives")).body).toMatchObject({
+      error: { code: 403, errors: [{ domain: "usageLimits", reason: "userRateLimitExceeded" }] },
+    });
     expect((await get("drive/v3/drives")).status).toBe(200);
   });
 

@@ -46,7 +46,9 @@ describe("CLOUD.ALLOWED filter", () => {
 });
 
 describe("Drive error classification and backoff", () => {
-  const gaxios = (status: number, reason?: string): unknown => ({ response: { status, data: { error: { errors: reason ? [{ reason }] : [] } } } });
+  const gaxios = (status: number, reason?: string): unknown => ({
+    response: { status, data: { error: { errors: reason ? [{ reason }] : [] } } },
+  });
 
   it("retries rate limits, 429, 5xx and network failures and nothing else", () => {
     expect(toDriveApiError(gaxios(403, "userRateLimitExceeded"), "x").retryable).toBe(true);

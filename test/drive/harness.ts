@@ -36,7 +36,11 @@ export class RecordingSink implements ScanSink {
 /** Log lines as objects, so tests can assert what the operator would read. */
 export class LogCapture {
   readonly lines: Record<string, unknown>[] = [];
-  readonly logger: Logger = createLogger({ level: "debug", format: "json", destination: { write: (chunk: string) => this.push(chunk) } as unknown as NodeJS.WritableStream });
+  readonly logger: Logger = createLogger({
+    level: "debug",
+    format: "json",
+    destination: { write: (chunk: string) => this.push(chunk) } as unknown as NodeJS.WritableStream,
+  });
   private push(chunk: string): boolean {
     this.lines.push(JSON.parse(chunk) as Record<string, unknown>);
     return true;

@@ -19,7 +19,14 @@ describe("drive monitor: shared drives", () => {
       fake.addDrive("Other Team");
       media = fake.addFolderPath("Media/Movies", team);
     });
-    h = await startHarness(testConfig({ TEAMDRIVE: true, TEAMDRIVES: teamDrives, ALLOWED: { ...testConfig().CLOUD.ALLOWED, FILE_PATHS: ["Team Media/Media/"] } }), fake);
+    h = await startHarness(
+      testConfig({
+        TEAMDRIVE: true,
+        TEAMDRIVES: teamDrives,
+        ALLOWED: { ...testConfig().CLOUD.ALLOWED, FILE_PATHS: ["Team Media/Media/"] },
+      }),
+      fake,
+    );
     await h.poll();
     return { team, media };
   }

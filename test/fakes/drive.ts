@@ -12,24 +12,58 @@ import type { AddressInfo } from "node:net";
 export const FOLDER = "application/vnd.google-apps.folder";
 export type Endpoint = "changes.getStartPageToken" | "changes.list" | "files.list" | "files.get" | "drives.list";
 
-interface Item { id: string; name: string; mimeType: string; parentId: string | undefined; explicitlyTrashed: boolean; size: string | undefined }
-interface Entry { seq: number; key: string }
-interface Failure { status: number; reason: string | undefined; endpoint: Endpoint | undefined; times: number }
+interface Item {
+  id: string;
+  name: string;
+  mimeType: string;
+  parentId: string | undefined;
+  explicitlyTrashed: boolean;
+  size: string | undefined;
+}
+interface Entry {
+  seq: number;
+  key: string;
+}
+interface Failure {
+  status: number;
+  reason: string | undefined;
+  endpoint: Endpoint | undefined;
+  times: number;
+}
 type Fields = Map<string, Fields | true>;
 type Json = Record<string, unknown>;
 
 const ROOT_ID = "0AMyDriveRoot";
-const MIME_BY_EXT: Record<string, string> = { mkv: "video/x-matroska", mp4: "video/mp4", avi: "video/x-msvideo", sub: "video/MP2G", txt: "text/plain", srt: "application/x-subrip", nfo: "text/xml", jpg: "image/jpeg" };
+const MIME_BY_EXT: Record<string, string> = {
+  mkv: "video/x-matroska",
+  mp4: "video/mp4",
+  avi: "video/x-msvideo",
+  sub: "video/MP2G",
+  txt: "text/plain",
+  srt: "application/x-subrip",
+  nfo: "text/xml",
+  jpg: "image/jpeg",
+};
 
 export class FakeDrive {
-  readonly calls: Record<Endpoint, number> = { "changes.getStartPageToken": 0, "changes.list": 0, "files.list": 0, "files.get": 0, "drives.list": 0 };
+  readonly calls: Record<Endpoint, number> = {
+    "changes.getStartPageToken": 0,
+    "changes.list": 0,
+    "files.list": 0,
+    "files.get": 0,
+    "drives.list": 0,
+  };
   /** Every request as received: endpoint and query parameters. */
   readonly requests: { endpoint: Endpoint; query: Record<string, string> }[] = [];
   readonly accessTokens = new Set(["fake-access-token"]);
   url = "";
-  private readonly items = new Map<string, Item>([[ROOT_ID, { id: ROOT_ID, name: "My Drive", mimeType: FOLDER, parentId: undefined, explicitlyTrashed: false, size: undefined }]]);
+  private readonly items = new Map<string, Item>([
+    [ROOT_ID, { id: ROOT_ID, name: "My Drive", mimeType: FOLDER, parentId: undefined, explicitlyTrashed: false, size: undefined }],
+  ]);
   private readonly drives = new Map<string, string>();
-  private readonly logs = new Map<string, { entries: Entry[]; latest: Map<string, number> }>([["user", { entries: [], latest: new Map() }]]);
+  private readonly logs = new Map<string, { entries: Entry[]; latest: Map<string, number> }>([
+    ["user", { entries: [], latest: new Map() }],
+  ]);
   private readonly failures: Failure[] = [];
   private seq = 1;
   private nextId = 1;
@@ -54,7 +88,11 @@ export class FakeDrive {
   /** Builds existing content: nothing done inside `build` shows in any change log. */
   seed(build: () => void): void {
     this.recording = false;
-    try { build(); } finally { this.recording = true; }
+    try {
+      build();
+    } finally {
+      this.recording = true;
+    }
   }
 
   addDrive(name: string): string {
@@ -131,7 +169,8 @@ export class FakeDrive {
   // ---- model --------------------------------------------------------------------------------
 
   private add(name: string, mimeType: string, parentId: string, size: string | undefined): string {
-    if (parentId !== ROOT_ID && !this.drives.has(parentId) && !this.items.has(parentId)) throw new Error(`fake drive: no parent ${parentId}`);
+    if (parentId !== ROOT_ID && !this.drives.has(parentId) && !this.items.has(parentId))
+      throw new Error(`fake drive: no parent ${parentId}`);
     const id = `${mimeType === FOLDER ? "fo" : "fi"}${this.nextId++}`;
     this.items.set(id, { id, name, mimeType, parentId, explicitlyTrashed: false, size: mimeType === FOLDER ? undefined : size });
     this.touch(id);
@@ -181,9 +220,13 @@ export class FakeDrive {
   private resource(item: Item): Json {
     const driveId = this.driveOf(item.id);
     return {
-      kind: "drive#file", id: item.id, name: item.name, mimeType: item.mimeType,
+      kind: "drive#file",
+      id: item.id,
+      name: item.name,
+      mimeType: item.mimeType,
       ...(item.parentId ? { parents: [item.parentId] } : {}),
-      trashed: this.isTrashed(item), explicitlyTrashed: item.explicitlyTrashed,
+      trashed: this.isTrashed(item),
+      explicitlyTrashed: item.explicitlyTrashed,
       ...(driveId ? { driveId } : {}),
       ...(item.size ? { size: item.size, md5Checksum: `md5-${item.id}` } : {}),
     };
@@ -225,13 +268,23 @@ export class FakeDrive {
     if (endpoint === "changes.list") {
       if (!q.pageToken || !/^\d+$/.test(q.pageToken)) return [400, googleError(400, "invalid", "Invalid Value", "global"), ""];
       if (q.driveId && !this.drives.has(q.driveId)) return [404, googleError(404, "notFound", `Shared drive not found: ${q.driveId}`), ""];
-      if (q.driveId && !allDrives) return [403, googleError(403, "teamDrivesParameterNotSupported", "driveId needs supportsAllDrives and includeItemsFromAllDrives"), ""];
-      return [200, this.changePage(q), "kind,nextPageToken,newStartPageToken,changes(kind,changeType,time,removed,fileId,driveId,file(kind,id,name,mimeType),drive(kind,id,name))"];
+      if (q.driveId && !allDrives)
+        return [
+          403,
+          googleError(403, "teamDrivesParameterNotSupported", "driveId needs supportsAllDrives and includeItemsFromAllDrives"),
+          "",
+        ];
+      return [
+        200,
+        this.changePage(q),
+        "kind,nextPageToken,newStartPageToken,changes(kind,changeType,time,removed,fileId,driveId,file(kind,id,name,mimeType),drive(kind,id,name))",
+      ];
     }
     if (endpoint === "files.list") return this.fileList(q, allDrives);
     if (endpoint === "files.get") {
       const item = this.items.get(fileId === "root" ? ROOT_ID : fileId);
-      if (!item || (this.driveOf(item.id) && q.supportsAllDrives !== "true")) return [404, googleError(404, "notFound", `File not found: ${fileId}.`), ""];
+      if (!item || (this.driveOf(item.id) && q.supportsAllDrives !== "true"))
+        return [404, googleError(404, "notFound", `File not found: ${fileId}.`), ""];
       return [200, this.resource(item), "kind,id,name,mimeType"];
     }
     const size = Math.min(Number(q.pageSize ?? 10), 100);
@@ -267,7 +320,13 @@ export class FakeDrive {
     if (entry.key.startsWith("drive:")) {
       const id = entry.key.slice(6);
       const name = this.drives.get(id);
-      return { ...base, changeType: "drive", driveId: id, removed: name === undefined, ...(name ? { drive: { kind: "drive#drive", id, name } } : {}) };
+      return {
+        ...base,
+        changeType: "drive",
+        driveId: id,
+        removed: name === undefined,
+        ...(name ? { drive: { kind: "drive#drive", id, name } } : {}),
+      };
     }
     const item = this.items.get(entry.key);
     const gone = !item || this.logOf(item.id) !== logKey;
@@ -276,7 +335,12 @@ export class FakeDrive {
 
   private fileList(q: Record<string, string>, allDrives: boolean): [number, Json, string] {
     const corpora = q.corpora ?? "user";
-    if (corpora === "drive" && (!q.driveId || !allDrives)) return [403, googleError(403, "teamDriveIdRequiresCorpora", "corpora=drive needs driveId, supportsAllDrives and includeItemsFromAllDrives"), ""];
+    if (corpora === "drive" && (!q.driveId || !allDrives))
+      return [
+        403,
+        googleError(403, "teamDriveIdRequiresCorpora", "corpora=drive needs driveId, supportsAllDrives and includeItemsFromAllDrives"),
+        "",
+      ];
     const test = this.parseQuery(q.q ?? "");
     if (!test) return [400, googleError(400, "invalid", "Invalid Value", "global"), ""];
     const size = Math.min(Number(q.pageSize ?? 100), 1000);
@@ -291,7 +355,11 @@ export class FakeDrive {
       files.push(this.resource(item));
     }
     const more = items.slice(i).some((item) => item.id !== ROOT_ID && test(item) && this.driveOf(item.id) === corpus);
-    return [200, { kind: "drive#fileList", incompleteSearch: false, files, ...(more ? { nextPageToken: String(i) } : {}) }, "kind,nextPageToken,incompleteSearch,files(kind,id,name,mimeType)"];
+    return [
+      200,
+      { kind: "drive#fileList", incompleteSearch: false, files, ...(more ? { nextPageToken: String(i) } : {}) },
+      "kind,nextPageToken,incompleteSearch,files(kind,id,name,mimeType)",
+    ];
   }
 
   /** The subset of Drive's query language the monitor uses: `and` of mimeType, trashed and parents terms. */
@@ -300,10 +368,16 @@ export class FakeDrive {
     const tests: ((item: Item) => boolean)[] = [];
     for (const term of terms) {
       let m: RegExpMatchArray | null;
-      if ((m = term.match(/^mimeType\s*(!?=)\s*'([^']*)'$/))) { const [, op, v] = m; tests.push((f) => (f.mimeType === v) === (op === "=")); }
-      else if ((m = term.match(/^trashed\s*=\s*(true|false)$/))) { const v = m[1] === "true"; tests.push((f) => this.isTrashed(f) === v); }
-      else if ((m = term.match(/^'([^']+)'\s+in\s+parents$/))) { const v = m[1]; tests.push((f) => f.parentId === v); }
-      else return undefined;
+      if ((m = term.match(/^mimeType\s*(!?=)\s*'([^']*)'$/))) {
+        const [, op, v] = m;
+        tests.push((f) => (f.mimeType === v) === (op === "="));
+      } else if ((m = term.match(/^trashed\s*=\s*(true|false)$/))) {
+        const v = m[1] === "true";
+        tests.push((f) => this.isTrashed(f) === v);
+      } else if ((m = term.match(/^'([^']+)'\s+in\s+parents$/))) {
+        const v = m[1];
+        tests.push((f) => f.parentId === v);
+      } else return undefined;
     }
     return (item) => tests.every((t) => t(item));
   }
@@ -358,7 +432,10 @@ export function parseFields(spec: string): Fields {
   function list1(): Fields {
     const name = /^[A-Za-z0-9_*]+/.exec(spec.slice(pos))?.[0] ?? "";
     pos += name.length;
-    if (spec[pos] === "/") { pos++; return new Map([[name, list1()]]); }
+    if (spec[pos] === "/") {
+      pos++;
+      return new Map([[name, list1()]]);
+    }
     return new Map([[name, true]]);
   }
   return list();

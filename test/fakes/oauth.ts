@@ -110,13 +110,18 @@ export async function startFakeOAuth(client: { clientId: string; clientSecret: s
     const failure = fake.failNextToken;
     fake.failNextToken = undefined;
     if (failure === "server_error") return send(res, 503, { error: "server_error", error_description: "Service unavailable" });
-    if (failure === "invalid_grant") return send(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
+    if (failure === "invalid_grant")
+      return send(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
     if (grantType === "urn:ietf:params:oauth:grant-type:jwt-bearer") return jwtBearer(params.assertion ?? "", res);
     if (!clientAuthenticates(params, req)) return send(res, 401, { error: "invalid_client", error_description: "Unauthorized" });
     if (grantType === "authorization_code") {
       const pending = codes.get(params.code ?? "");
       codes.delete(params.code ?? "");
-      const verifierOk = pending && createHash("sha256").update(params.code_verifier ?? "").digest("base64url") === pending.challenge;
+      const verifierOk =
+        pending &&
+        createHash("sha256")
+          .update(params.code_verifier ?? "")
+          .digest("base64url") === pending.challenge;
       if (!pending || !verifierOk || pending.redirectUri !== params.redirect_uri) {
         return send(res, 400, { error: "invalid_grant", error_description: "Bad Request" });
       }
@@ -147,7 +152,9 @@ export async function startFakeOAuth(client: { clientId: string; clientSecret: s
   function startPageToken(req: IncomingMessage, res: ServerResponse): void {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     if (!bearer || !accessTokens.has(bearer)) {
-      return send(res, 401, { error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" } });
+      return send(res, 401, {
+        error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" },
+      });
     }
     send(res, 200, { kind: "drive#startPageToken", startPageToken: "1" });
   }

@@ -13,11 +13,15 @@ export interface ChildServe {
 
 /** Starts `scanarr serve` in a child process (from source, no build) and waits for its port. */
 export async function spawnServe(installDir: string, timeoutMs = 20_000): Promise<ChildServe> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", installDir, "--log-format", "json", "serve"], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", installDir, "--log-format", "json", "serve"],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let text = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {

@@ -20,7 +20,14 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdinT
   let err = "";
   stdout.on("data", (d: Buffer) => (out += d.toString()));
   stderr.on("data", (d: Buffer) => (err += d.toString()));
-  const code = await main(args, { stdout, stderr, stdin, env: { NO_COLOR: "1", ...env }, cwd: process.cwd(), signal: new AbortController().signal });
+  const code = await main(args, {
+    stdout,
+    stderr,
+    stdin,
+    env: { NO_COLOR: "1", ...env },
+    cwd: process.cwd(),
+    signal: new AbortController().signal,
+  });
   return { code, stdout: out, stderr: err };
 }
 

@@ -3,11 +3,17 @@ import { describe, expect, it } from "vitest";
 import { createPathMapper, isWithin } from "../../src/paths/index.js";
 
 const segment = fc.stringMatching(/^[A-Za-z0-9 ()._é-]{1,12}$/).filter((s) => s !== "." && s !== ".." && s.trim() === s && s.length > 0);
-const posixPath = fc.array(segment, { minLength: 1, maxLength: 6 }).map((parts) => "/" + parts.join("/"));
+const posixPath = fc.array(segment, { minLength: 1, maxLength: 6 }).map((parts) => `/${parts.join("/")}`);
 
 /** Keys under /srv, alternatives under /mnt: alternatives never lie inside a key. */
 const mappings = fc
-  .array(fc.tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.array(fc.array(segment, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 4 })
+  .array(
+    fc.tuple(
+      fc.array(segment, { minLength: 1, maxLength: 3 }),
+      fc.array(fc.array(segment, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
   .map((entries) => {
     const out: Record<string, string[]> = {};
     for (const [key, alts] of entries) out[`/srv/${key.join("/")}/`] = alts.map((a) => `/mnt/${a.join("/")}/`);
@@ -43,7 +49,7 @@ describe("path mapper properties", () => {
         const mapper = createPathMapper(m);
         const alts = Object.values(m).flat();
         for (const alt of alts) {
-          const sibling = alt.replace(/\/$/, "") + " " + suffix + "/x.mkv";
+          const sibling = `${alt.replace(/\/$/, "")} ${suffix}/x.mkv`;
           const covered = alts.some((a) => isWithin(a, sibling));
           if (!covered) expect(mapper.toServerPath(sibling)).toBe(sibling);
         }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createQueue, request } from "./helpers.js";
 
-const folders = (queue: ReturnType<typeof createQueue>["queue"]) => queue.listPending().map((s) => s.folder).sort();
+const folders = (queue: ReturnType<typeof createQueue>["queue"]) =>
+  queue
+    .listPending()
+    .map((s) => s.folder)
+    .sort();
 
 describe("coalescing", () => {
   it("keeps one pending scan per folder and counts the requests it stands for", () => {

@@ -48,9 +48,18 @@ describe("group commit", () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
     const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests);
-    const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("relative/path")]), enqueue([request("/data/TV/B")])]);
+    const results = await Promise.allSettled([
+      enqueue([request("/data/TV/A")]),
+      enqueue([request("relative/path")]),
+      enqueue([request("/data/TV/B")]),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect(queue.listPending().map((s) => s.folder).sort()).toEqual(["/data/TV/A", "/data/TV/B"]);
+    expect(
+      queue
+        .listPending()
+        .map((s) => s.folder)
+        .sort(),
+    ).toEqual(["/data/TV/A", "/data/TV/B"]);
   });
 
   it("rolls the whole batch back and fails every caller when writing fails", async () => {

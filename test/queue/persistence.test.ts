@@ -13,7 +13,12 @@ describe("persistence", () => {
     files.db.close();
 
     const second = createQueue({ db: files.reopen(), clock });
-    expect(second.queue.listPending().map((s) => s.folder).sort()).toEqual(["/data/Movies/Film", "/data/TV/Show/Season 1"]);
+    expect(
+      second.queue
+        .listPending()
+        .map((s) => s.folder)
+        .sort(),
+    ).toEqual(["/data/Movies/Film", "/data/TV/Show/Season 1"]);
     const target = recordingTarget(clock);
     startDelivery({ queue: second.queue, targets: [target], clock, logger: silentLogger() });
     await advance(clock, 10_000);

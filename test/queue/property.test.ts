@@ -50,7 +50,13 @@ describe("coalescing properties", () => {
         target.behaviour = () => {
           if (outages[call++ % outages.length]) throw new TargetUnavailableError("503");
         };
-        startDelivery({ queue, targets: [target], clock, logger: silentLogger(), policy: { backoff: { baseMs: 1_000, factor: 2, maxMs: 8_000 } } });
+        startDelivery({
+          queue,
+          targets: [target],
+          clock,
+          logger: silentLogger(),
+          policy: { backoff: { baseMs: 1_000, factor: 2, maxMs: 8_000 } },
+        });
         const times: number[] = [];
         for (const r of requests) {
           times.push(clock.now());

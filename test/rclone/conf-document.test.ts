@@ -5,7 +5,7 @@ import { listSections, parseConf, readSection, serializeConf } from "../../src/r
 import { appendSection, copySection, deleteConfKey, removeSection, renameSection, setConfValue } from "../../src/rclone/conf-edit.js";
 import { dumpConfig, hasRclone, makeTempDir, runRclone } from "./rclone-cli.js";
 
-const MIXED = [
+const MIXED = `${[
   "# my rclone remotes",
   "; kept too",
   "[local-alias]",
@@ -18,9 +18,9 @@ const MIXED = [
   "# the old drive",
   "[old]",
   "type = drive",
-  "token = {\"access_token\":\"a\",\"expiry\":\"2030-01-01T00:00:00Z\"}",
+  'token = {"access_token":"a","expiry":"2030-01-01T00:00:00Z"}',
   "",
-].join("\n") + "\n";
+].join("\n")}\n`;
 
 function roundTrip(text: string): string {
   return serializeConf(parseConf(text));
@@ -54,7 +54,10 @@ describe("rclone.conf document", () => {
     const doc = parseConf(MIXED);
     setConfValue(doc, "old", "scope", "drive");
     setConfValue(doc, "local-alias", "remote", "/srv/other");
-    appendSection(doc, "gdrive", [["type", "drive"], ["team_drive", ""]]);
+    appendSection(doc, "gdrive", [
+      ["type", "drive"],
+      ["team_drive", ""],
+    ]);
     const text = serializeConf(doc);
     expect(text).toContain("# my rclone remotes\n; kept too\n[local-alias]\ntype = alias\nremote = /srv/other\nweird_key=no spaces\n");
     expect(text).toContain("# the old drive\n[old]\ntype = drive\ntoken = {");
@@ -77,7 +80,11 @@ describe.skipIf(!hasRclone)("rclone.conf document against real rclone", () => {
     const file = path.join(makeTempDir(), "rclone.conf");
     writeFileSync(file, MIXED);
     const doc = parseConf(readFileSync(file, "utf8"));
-    appendSection(doc, "gdrive", [["type", "drive"], ["scope", "drive"], ["team_drive", ""]]);
+    appendSection(doc, "gdrive", [
+      ["type", "drive"],
+      ["scope", "drive"],
+      ["team_drive", ""],
+    ]);
     setConfValue(doc, "gdrive", "root_folder_id", "abc");
     deleteConfKey(doc, "local-alias", "colon_key");
     copySection(doc, "gdrive", "copy of gdrive");
@@ -95,11 +102,25 @@ describe.skipIf(!hasRclone)("rclone.conf document against real rclone", () => {
   it("reads files written by `rclone config create` and leaves them unchanged", () => {
     const file = path.join(makeTempDir(), "rclone.conf");
     const token = '{"access_token":"ya29.FAKE","token_type":"Bearer","refresh_token":"1//FAKE","expiry":"2030-01-01T00:00:00Z"}';
-    runRclone(["--config", file, "config", "create", "gd", "drive", "scope=drive", `token=${token}`, "config_refresh_token=false", "config_change_team_drive=false", "--non-interactive"]);
+    runRclone([
+      "--config",
+      file,
+      "config",
+      "create",
+      "gd",
+      "drive",
+      "scope=drive",
+      `token=${token}`,
+      "config_refresh_token=false",
+      "config_change_team_drive=false",
+      "--non-interactive",
+    ]);
     runRclone(["--config", file, "config", "create", "media", "alias", "remote=/srv/media", "--non-interactive"]);
     const text = readFileSync(file, "utf8");
     const doc = parseConf(text);
     expect(serializeConf(doc)).toBe(text);
-    expect(Object.fromEntries(listSections(doc).map((name) => [name, Object.fromEntries(readSection(doc, name))]))).toEqual(dumpConfig(file));
+    expect(Object.fromEntries(listSections(doc).map((name) => [name, Object.fromEntries(readSection(doc, name))]))).toEqual(
+      dumpConfig(file),
+    );
   });
 });

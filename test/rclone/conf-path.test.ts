@@ -9,7 +9,10 @@ function resolve(existing: string[], extra: Partial<Parameters<typeof resolveRcl
 describe("rclone.conf location", () => {
   it("prefers the flag over RCLONE_CONFIG, and RCLONE_CONFIG over the search", () => {
     expect(resolve([], { flag: "/a/r.conf", env: { RCLONE_CONFIG: "/b/r.conf" } })).toEqual({ file: "/a/r.conf", source: "flag" });
-    expect(resolve(["/home/u/.config/rclone/rclone.conf"], { env: { RCLONE_CONFIG: "/b/r.conf" } })).toEqual({ file: "/b/r.conf", source: "RCLONE_CONFIG" });
+    expect(resolve(["/home/u/.config/rclone/rclone.conf"], { env: { RCLONE_CONFIG: "/b/r.conf" } })).toEqual({
+      file: "/b/r.conf",
+      source: "RCLONE_CONFIG",
+    });
   });
 
   it("takes the first existing file in rclone's order: next to rclone, XDG, ~/.config, ~/.rclone.conf", () => {

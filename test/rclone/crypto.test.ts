@@ -51,7 +51,14 @@ describe.skipIf(!hasRclone)("config encryption and obscure against real rclone",
     const file = path.join(makeTempDir(), "rclone.conf");
     writeFileSync(file, PLAIN);
     const { status } = await runInPty(
-      [["e/n/d/r/c/s/q>", "s"], ["a/q>", "a"], ["password:", "typed in rclone"], ["password:", "typed in rclone"], ["c/u/q>", "q"], ["e/n/d/r/c/s/q>", "q"]],
+      [
+        ["e/n/d/r/c/s/q>", "s"],
+        ["a/q>", "a"],
+        ["password:", "typed in rclone"],
+        ["password:", "typed in rclone"],
+        ["c/u/q>", "q"],
+        ["e/n/d/r/c/s/q>", "q"],
+      ],
       ["rclone", "--config", file, "config"],
     );
     expect(status).toBe(0);

@@ -24,13 +24,15 @@ export async function startFakeDriveApi(drives: Array<{ id: string; name: string
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
       req.on("end", () => {
         const form = new URLSearchParams(body);
-        if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer" || !form.get("assertion")) return json(400, { error: "invalid_grant" });
+        if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer" || !form.get("assertion"))
+          return json(400, { error: "invalid_grant" });
         json(200, { access_token: accessToken, token_type: "Bearer", expires_in: 3599 });
       });
       return;
     }
     if (req.method !== "GET" || url.pathname !== "/drive/v3/drives") return json(404, { error: { code: 404, message: "Not Found" } });
-    if (req.headers.authorization !== `Bearer ${accessToken}`) return json(401, { error: { code: 401, message: "Request had invalid authentication credentials." } });
+    if (req.headers.authorization !== `Bearer ${accessToken}`)
+      return json(401, { error: { code: 401, message: "Request had invalid authentication credentials." } });
     const size = Number(url.searchParams.get("pageSize") ?? "10");
     const start = Number(url.searchParams.get("pageToken") ?? "0");
     const page = drives.slice(start, start + size).map((drive) => ({ kind: "drive#drive", ...drive }));

@@ -16,7 +16,11 @@ export const hasPython = spawnSync("python3", ["-c", "import pty"]).status === 0
 if (!hasPython) console.warn("python3 with the pty module is missing: the terminal tests are skipped");
 
 /** Runs `command` in a pseudo-terminal, answering each prompt as it appears. */
-export async function runInPty(steps: PtyStep[], command: string[], env: NodeJS.ProcessEnv = {}): Promise<{ output: string; status: number }> {
+export async function runInPty(
+  steps: PtyStep[],
+  command: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ output: string; status: number }> {
   // Asynchronous, so loopback fakes in this process keep answering meanwhile.
   const result = await execa("python3", [path.join(here, "rclone-pty.py"), JSON.stringify(steps), "--", ...command], {
     cwd: repoRoot,
@@ -41,5 +45,16 @@ export function scanarrCommand(args: string[], apiUrl?: string): string[] {
   const rest = [...args];
   const at = rest.indexOf("--name");
   const name = at >= 0 ? rest.splice(at, 2)[1] : undefined;
-  return ["node", "--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", installDir, "remote", "create", ...(name ? [name] : []), ...rest];
+  return [
+    "node",
+    "--import",
+    "tsx",
+    path.join(repoRoot, "src/cli/main.ts"),
+    "--install-dir",
+    installDir,
+    "remote",
+    "create",
+    ...(name ? [name] : []),
+    ...rest,
+  ];
 }

@@ -13,7 +13,11 @@ export function makeTempDir(): string {
 }
 
 export function runRclone(args: string[], env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync("rclone", args, { encoding: "utf8", env: { ...process.env, RCLONE_CONFIG_PASS: undefined, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync("rclone", args, {
+    encoding: "utf8",
+    env: { ...process.env, RCLONE_CONFIG_PASS: undefined, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /** `rclone --config F config dump` parsed: what rclone itself reads from F. */

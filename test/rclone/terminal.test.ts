@@ -41,10 +41,24 @@ describe.skipIf(!hasPython || !hasRclone)("remote create in a terminal", () => {
   });
 
   it("picks a shared drive from the loopback Drive API by its number", async () => {
-    api = await startFakeDriveApi([{ id: "0AAmovies", name: "Movies" }, { id: "0AAtv", name: "TV" }], "ya29.FAKE");
+    api = await startFakeDriveApi(
+      [
+        { id: "0AAmovies", name: "Movies" },
+        { id: "0AAtv", name: "TV" },
+      ],
+      "ya29.FAKE",
+    );
     const file = path.join(makeTempDir(), "rclone.conf");
     const { output, status } = await runInPty(
-      [...UP_TO_TOKEN, ["config_token>", TOKEN], ["y/n>", "y"], ["config_team_drive>", "2"], ["y/e/d>", "y"], ["y/n>", "n"], ["e/n/d/r/c/s/q>", "q"]],
+      [
+        ...UP_TO_TOKEN,
+        ["config_token>", TOKEN],
+        ["y/n>", "y"],
+        ["config_team_drive>", "2"],
+        ["y/e/d>", "y"],
+        ["y/n>", "n"],
+        ["e/n/d/r/c/s/q>", "q"],
+      ],
       scanarrCommand(["--rclone-config", file], api.url),
     );
     expect(status, output).toBe(0);
@@ -56,18 +70,38 @@ describe.skipIf(!hasPython || !hasRclone)("remote create in a terminal", () => {
     const dir = makeTempDir();
     const file = path.join(dir, "rclone.conf");
     writeFileSync(path.join(dir, "sa.json"), "{}");
-    const steps: PtyStep[] = [...UP_TO_TOKEN.slice(0, 7), ["service_account_file>", "${RCLONE_CONFIG_DIR}/sa.json"], ["y/n>", "n"], ["y/n>", "n"], ["y/e/d>", "y"], ["y/n>", "n"], ["e/n/d/r/c/s/q>", "q"]];
+    const steps: PtyStep[] = [
+      ...UP_TO_TOKEN.slice(0, 7),
+      ["service_account_file>", "${RCLONE_CONFIG_DIR}/sa.json"],
+      ["y/n>", "n"],
+      ["y/n>", "n"],
+      ["y/e/d>", "y"],
+      ["y/n>", "n"],
+      ["e/n/d/r/c/s/q>", "q"],
+    ];
     const { output, status } = await runInPty(steps, scanarrCommand(["--rclone-config", file]));
     expect(status, output).toBe(0);
     expect(output).not.toContain("config_token>");
-    expect(dumpConfig(file).gdrive).toEqual({ type: "drive", scope: "drive", service_account_file: "${RCLONE_CONFIG_DIR}/sa.json", team_drive: "" });
+    expect(dumpConfig(file).gdrive).toEqual({
+      type: "drive",
+      scope: "drive",
+      service_account_file: "${RCLONE_CONFIG_DIR}/sa.json",
+      team_drive: "",
+    });
   });
 
   it("exits 130 on Ctrl-C and leaves the existing file untouched", async () => {
     const file = path.join(makeTempDir(), "rclone.conf");
     const before = "# mine\n[media]\ntype = alias\nremote = /srv\n";
     writeFileSync(file, before, { mode: 0o644 });
-    const { output, status } = await runInPty([["e/n/d/r/c/s/q>", "n"], ["name>", "gdrive"], ["Storage>", null]], scanarrCommand(["--rclone-config", file]));
+    const { output, status } = await runInPty(
+      [
+        ["e/n/d/r/c/s/q>", "n"],
+        ["name>", "gdrive"],
+        ["Storage>", null],
+      ],
+      scanarrCommand(["--rclone-config", file]),
+    );
     expect(status, output).toBe(130);
     expect(readFileSync(file, "utf8")).toBe(before);
   });
@@ -75,7 +109,11 @@ describe.skipIf(!hasPython || !hasRclone)("remote create in a terminal", () => {
   it("opens an encrypted file with RCLONE_CONFIG_PASS, keeps it encrypted and rclone still reads it", async () => {
     const file = path.join(makeTempDir(), "rclone.conf");
     writeFileSync(file, encryptConfig("[media]\ntype = alias\nremote = /srv\n\n", "pass word"), { mode: 0o640 });
-    const { output, status } = await runInPty([], scanarrCommand(["--rclone-config", file, "--name", "gd", "--non-interactive", "--token", TOKEN]), { RCLONE_CONFIG_PASS: "pass word" });
+    const { output, status } = await runInPty(
+      [],
+      scanarrCommand(["--rclone-config", file, "--name", "gd", "--non-interactive", "--token", TOKEN]),
+      { RCLONE_CONFIG_PASS: "pass word" },
+    );
     expect(status, output).toBe(0);
     expect(isEncryptedConfig(readFileSync(file, "utf8"))).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o640);

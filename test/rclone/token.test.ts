@@ -15,13 +15,18 @@ if (!hasFixtures) console.warn(`${fixtures} is absent: the rclone transcript tes
 
 describe("rclone authorize blob and token paste", () => {
   it("builds the blob rclone prints: compact sorted JSON of non-default options, base64 without padding", () => {
-    expect(buildAuthorizeArgs({ type: "drive", scope: "drive", client_id: "", token: TOKEN })).toEqual(["drive", "eyJzY29wZSI6ImRyaXZlIn0"]);
+    expect(buildAuthorizeArgs({ type: "drive", scope: "drive", client_id: "", token: TOKEN })).toEqual([
+      "drive",
+      "eyJzY29wZSI6ImRyaXZlIn0",
+    ]);
     expect(buildAuthorizeArgs({ scope: "" })).toEqual(["drive"]);
     expect(encodeGoStringMap({ z: "1", a: "<&>" })).toBe('{"a":"\\u003c\\u0026\\u003e","z":"1"}');
   });
 
   it("accepts the raw token JSON, the base64 blob, and either one between the marker lines", () => {
-    const blob = Buffer.from(JSON.stringify({ token: TOKEN, root_folder_id: "appDataFolder" })).toString("base64").replace(/=+$/, "");
+    const blob = Buffer.from(JSON.stringify({ token: TOKEN, root_folder_id: "appDataFolder" }))
+      .toString("base64")
+      .replace(/=+$/, "");
     expect(parseAuthorizeOutput(TOKEN)).toEqual({ token: TOKEN, extra: {} });
     expect(parseAuthorizeOutput(blob)).toEqual({ token: TOKEN, extra: { root_folder_id: "appDataFolder" } });
     const block = `Paste the following into your remote machine --->\n${blob.slice(0, 40)}\n${blob.slice(40)}\n<---End paste\n`;
@@ -30,7 +35,10 @@ describe("rclone authorize blob and token paste", () => {
 
   it.skipIf(!hasFixtures)("reads the block rclone 1.60 printed in the recorded authorize session", () => {
     const output = readFileSync(path.join(fixtures, "rclone-1.60-authorize-output.txt"), "utf8");
-    expect(JSON.parse(parseAuthorizeOutput(output).token)).toMatchObject({ access_token: "ya29.LOCALFAKE", refresh_token: "1//LOCALREFRESH" });
+    expect(JSON.parse(parseAuthorizeOutput(output).token)).toMatchObject({
+      access_token: "ya29.LOCALFAKE",
+      refresh_token: "1//LOCALREFRESH",
+    });
   });
 
   it("refuses other text with rclone's hint about matching versions", () => {
@@ -43,7 +51,9 @@ describe("rclone authorize blob and token paste", () => {
     expect(normalizeToken('{"expiry":"2030-01-01T00:00:00Z","refresh_token":"r","access_token":"a","token_type":"Bearer"}')).toBe(
       '{"access_token":"a","token_type":"Bearer","refresh_token":"r","expiry":"2030-01-01T00:00:00Z"}',
     );
-    expect(normalizeToken('{"AccessToken":"a","RefreshToken":"r","Expiry":"2030-01-01T00:00:00+01:00"}')).toBe('{"access_token":"a","refresh_token":"r","expiry":"2030-01-01T00:00:00+01:00"}');
+    expect(normalizeToken('{"AccessToken":"a","RefreshToken":"r","Expiry":"2030-01-01T00:00:00+01:00"}')).toBe(
+      '{"access_token":"a","refresh_token":"r","expiry":"2030-01-01T00:00:00+01:00"}',
+    );
   });
 });
 
@@ -66,7 +76,13 @@ describe.skipIf(!hasRclone)("rclone authorize against a loopback OAuth server", 
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const args = buildAuthorizeArgs({ scope: "drive", client_id: "test-id", client_secret: "test-secret", auth_url: `${base}/auth`, token_url: `${base}/token` });
+    const args = buildAuthorizeArgs({
+      scope: "drive",
+      client_id: "test-id",
+      client_secret: "test-secret",
+      auth_url: `${base}/auth`,
+      token_url: `${base}/token`,
+    });
     const child = execa("rclone", ["authorize", ...args, "--auth-no-open-browser"], { reject: false, env: { RCLONE_CONFIG: "/dev/null" } });
     const link = await new Promise<string>((resolve) => {
       let seen = "";
@@ -78,9 +94,15 @@ describe.skipIf(!hasRclone)("rclone authorize against a loopback OAuth server", 
     });
     // rclone may shut its listener down as soon as it has the code, before the
     // browser's last response completes; what matters is what rclone prints.
-    await fetch(link).then((r) => r.text()).catch(() => undefined);
+    await fetch(link)
+      .then((r) => r.text())
+      .catch(() => undefined);
     const result = await child;
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(parseAuthorizeOutput(result.stdout).token)).toMatchObject({ access_token: "ya29.LOOPBACK", token_type: "Bearer", refresh_token: "1//LOOP" });
+    expect(JSON.parse(parseAuthorizeOutput(result.stdout).token)).toMatchObject({
+      access_token: "ya29.LOOPBACK",
+      token_type: "Bearer",
+      refresh_token: "1//LOOP",
+    });
   });
 });

@@ -36,7 +36,29 @@ describe("remote wizard dialogue", () => {
   });
 
   it("re-asks with a reason on a bad name, a bad scope, a bad letter and a bad paste", async () => {
-    const answers = ["n", "bad:name", "gdrive", "s3", "drive", "", "", "9", "drive.everything", "drive.readonly", "", "", "maybe", "n", "n", "4/0Abc-code", TOKEN, "n", "y", "n", "q"];
+    const answers = [
+      "n",
+      "bad:name",
+      "gdrive",
+      "s3",
+      "drive",
+      "",
+      "",
+      "9",
+      "drive.everything",
+      "drive.readonly",
+      "",
+      "",
+      "maybe",
+      "n",
+      "n",
+      "4/0Abc-code",
+      TOKEN,
+      "n",
+      "y",
+      "n",
+      "q",
+    ];
     const { ctx, prompt } = buildTestContext(answers);
     await runRemoteWizard(ctx);
     expect(prompt.reasons).toEqual([
@@ -50,31 +72,59 @@ describe("remote wizard dialogue", () => {
   });
 
   it("refuses a duplicate name and values rclone cannot store", async () => {
-    const { ctx, prompt } = buildTestContext(["n", "gdrive", "other", "drive", "a`b", "", "", "1", "", "", "n", "n", TOKEN, "n", "y", "n", "q"], {
-      doc: parseConf("[gdrive]\ntype = alias\nremote = /x\n\n"),
-    });
+    const { ctx, prompt } = buildTestContext(
+      ["n", "gdrive", "other", "drive", "a`b", "", "", "1", "", "", "n", "n", TOKEN, "n", "y", "n", "q"],
+      {
+        doc: parseConf("[gdrive]\ntype = alias\nremote = /x\n\n"),
+      },
+    );
     await runRemoteWizard(ctx);
-    expect(prompt.reasons).toEqual(['Remote "gdrive" already exists.', "must not contain a backtick (rclone cannot read it back unchanged)"]);
+    expect(prompt.reasons).toEqual([
+      'Remote "gdrive" already exists.',
+      "must not contain a backtick (rclone cannot read it back unchanged)",
+    ]);
     expect(listSections(ctx.doc)).toEqual(["gdrive", "other"]);
     expect(readSection(ctx.doc, "other").has("client_id")).toBe(false);
   });
 
   it("skips authorization for a service account and lists its shared drives through the token endpoint", async () => {
-    api = await startFakeDriveApi([{ id: "0AAteam", name: "Team Media" }, { id: "0AAother", name: "Other" }], "sa-access");
+    api = await startFakeDriveApi(
+      [
+        { id: "0AAteam", name: "Team Media" },
+        { id: "0AAother", name: "Other" },
+      ],
+      "sa-access",
+    );
     const dir = makeTempDir();
     const keyFile = path.join(dir, "sa.json");
-    writeFileSync(keyFile, JSON.stringify({ type: "service_account", client_email: "sa@test.iam", private_key: testPrivateKey(), token_uri: `${api.url}token` }));
+    writeFileSync(
+      keyFile,
+      JSON.stringify({ type: "service_account", client_email: "sa@test.iam", private_key: testPrivateKey(), token_uri: `${api.url}token` }),
+    );
     const apiUrl = api.url;
-    const { ctx, prompt, output } = buildTestContext(["n", "sa", "", "", "", "", "", "~/missing.json", "$SA_DIR/sa.json", "n", "y", "2", "y", "n", "q"], {
-      env: { SA_DIR: dir },
-      home: dir,
-      listSharedDrives: async (auth) => listSharedDrives(apiUrl, await fetchServiceAccountToken(auth.serviceAccountFile!.replace("$SA_DIR", dir), "https://www.googleapis.com/auth/drive")),
-    });
+    const { ctx, prompt, output } = buildTestContext(
+      ["n", "sa", "", "", "", "", "", "~/missing.json", "$SA_DIR/sa.json", "n", "y", "2", "y", "n", "q"],
+      {
+        env: { SA_DIR: dir },
+        home: dir,
+        listSharedDrives: async (auth) =>
+          listSharedDrives(
+            apiUrl,
+            await fetchServiceAccountToken(auth.serviceAccountFile!.replace("$SA_DIR", dir), "https://www.googleapis.com/auth/drive"),
+          ),
+      },
+    );
     await runRemoteWizard(ctx);
     expect(prompt.reasons).toEqual([`File not found: ${dir}/missing.json`]);
     expect(prompt.asked).not.toContain("config_token>");
     expect(output()).toContain(" 1 / Team Media\n   \\ (0AAteam)\n 2 / Other\n   \\ (0AAother)");
-    expect(Object.fromEntries(readSection(ctx.doc, "sa"))).toEqual({ type: "drive", scope: "drive", root_folder_id: "", service_account_file: "$SA_DIR/sa.json", team_drive: "0AAother" });
+    expect(Object.fromEntries(readSection(ctx.doc, "sa"))).toEqual({
+      type: "drive",
+      scope: "drive",
+      root_folder_id: "",
+      service_account_file: "$SA_DIR/sa.json",
+      team_drive: "0AAother",
+    });
     expect(api.requests).toContain("GET /drive/v3/drives?pageSize=100");
   });
 
@@ -82,7 +132,9 @@ describe("remote wizard dialogue", () => {
     const drives = Array.from({ length: 120 }, (_, i) => ({ id: `0AA${i}`, name: `Drive ${i}` }));
     api = await startFakeDriveApi(drives, "ya29.FAKE");
     const apiUrl = api.url;
-    const { ctx } = buildTestContext([...HEADLESS_START, TOKEN, "y", "110", "y", "n", "q"], { listSharedDrives: (auth) => listSharedDrives(apiUrl, auth.token!) });
+    const { ctx } = buildTestContext([...HEADLESS_START, TOKEN, "y", "110", "y", "n", "q"], {
+      listSharedDrives: (auth) => listSharedDrives(apiUrl, auth.token!),
+    });
     await runRemoteWizard(ctx);
     expect(readSection(ctx.doc, "gdrive").get("team_drive")).toBe("0AA109");
     expect(api.requests).toEqual(["GET /drive/v3/drives?pageSize=100", "GET /drive/v3/drives?pageSize=100&pageToken=100"]);
@@ -91,7 +143,9 @@ describe("remote wizard dialogue", () => {
   it("says when the token is refused by drives.list and takes a typed shared drive id instead", async () => {
     api = await startFakeDriveApi([{ id: "0AAteam", name: "Team" }], "another-token");
     const apiUrl = api.url;
-    const { ctx, output } = buildTestContext([...HEADLESS_START, TOKEN, "y", "0AAtyped", "y", "n", "q"], { listSharedDrives: (auth) => listSharedDrives(apiUrl, auth.token!) });
+    const { ctx, output } = buildTestContext([...HEADLESS_START, TOKEN, "y", "0AAtyped", "y", "n", "q"], {
+      listSharedDrives: (auth) => listSharedDrives(apiUrl, auth.token!),
+    });
     await runRemoteWizard(ctx);
     expect(output()).toContain("the Drive API refused the token (HTTP 401)");
     expect(readSection(ctx.doc, "gdrive").get("team_drive")).toBe("0AAtyped");
@@ -108,19 +162,74 @@ describe("remote wizard dialogue", () => {
     });
     await runRemoteWizard(ctx);
     expect(calledWith[0]).toBe("drive");
-    expect(JSON.parse(Buffer.from(calledWith[1]!, "base64").toString())).toEqual({ root_folder_id: "appDataFolder", scope: "drive.appfolder" });
+    expect(JSON.parse(Buffer.from(calledWith[1]!, "base64").toString())).toEqual({
+      root_folder_id: "appDataFolder",
+      scope: "drive.appfolder",
+    });
     expect(readSection(ctx.doc, "app").get("root_folder_id")).toBe("appDataFolder");
   });
 
   it("discards the remote on d and asks again with the previous answers as defaults on e", async () => {
-    const { ctx } = buildTestContext([...HEADLESS_START, TOKEN, "n", "e", "my-id", "", "", "", "", "n", "", "", "y", "n", "n", "gone", "drive", "", "", "", "", "", "n", "n", TOKEN, "n", "d", "q"]);
+    const { ctx } = buildTestContext([
+      ...HEADLESS_START,
+      TOKEN,
+      "n",
+      "e",
+      "my-id",
+      "",
+      "",
+      "",
+      "",
+      "n",
+      "",
+      "",
+      "y",
+      "n",
+      "n",
+      "gone",
+      "drive",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "n",
+      "n",
+      TOKEN,
+      "n",
+      "d",
+      "q",
+    ]);
     await runRemoteWizard(ctx);
     expect(listSections(ctx.doc)).toEqual(["gdrive"]);
-    expect(Object.fromEntries(readSection(ctx.doc, "gdrive"))).toEqual({ type: "drive", client_id: "my-id", scope: "drive", token: TOKEN, team_drive: "" });
+    expect(Object.fromEntries(readSection(ctx.doc, "gdrive"))).toEqual({
+      type: "drive",
+      client_id: "my-id",
+      scope: "drive",
+      token: TOKEN,
+      team_drive: "",
+    });
   });
 
   it("creates a crypt remote on top with a generated password and a typed salt, both obscured", async () => {
-    const { ctx, output } = buildTestContext([...HEADLESS_START, TOKEN, "n", "y", "y", "", "", "", "", "g", "", "y", "y", "salt words", "salt words", "q"]);
+    const { ctx, output } = buildTestContext([
+      ...HEADLESS_START,
+      TOKEN,
+      "n",
+      "y",
+      "y",
+      "",
+      "",
+      "",
+      "",
+      "g",
+      "",
+      "y",
+      "y",
+      "salt words",
+      "salt words",
+      "q",
+    ]);
     await runRemoteWizard(ctx);
     const crypt = readSection(ctx.doc, "gdrive_crypt");
     expect(crypt.get("remote")).toBe("gdrive:encrypted");
@@ -133,17 +242,39 @@ describe("remote wizard dialogue", () => {
   it("answers every letter of the remotes menu: edit, new, delete, rename, copy, password, quit", async () => {
     const start = `# keep me\n[media]\ntype = alias\nremote = /srv\nunknown_key = stays\n\n[gdrive]\ntype = drive\nscope = drive\ntoken = ${TOKEN}\nteam_drive = \n\n`;
     const answers = [
-      "e", "gdrive", "", "", "2", "", "", "n", "", "", "y",
-      "r", "1", "films",
-      "c", "gdrive", "gdrive copy",
-      "d", "2",
-      "e", "films",
-      "s", "a", "pw", "pw", "q",
+      "e",
+      "gdrive",
+      "",
+      "",
+      "2",
+      "",
+      "",
+      "n",
+      "",
+      "",
+      "y",
+      "r",
+      "1",
+      "films",
+      "c",
+      "gdrive",
+      "gdrive copy",
+      "d",
+      "2",
+      "e",
+      "films",
+      "s",
+      "a",
+      "pw",
+      "pw",
+      "q",
       "q",
     ];
     const { ctx, output } = buildTestContext(answers, { doc: parseConf(start) });
     await runRemoteWizard(ctx);
-    expect(serializeConf(ctx.doc)).toBe(`# keep me\n[films]\ntype = alias\nremote = /srv\nunknown_key = stays\n\n[gdrive copy]\ntype = drive\nscope = drive.readonly\ntoken = ${TOKEN}\nteam_drive = \n\n`);
+    expect(serializeConf(ctx.doc)).toBe(
+      `# keep me\n[films]\ntype = alias\nremote = /srv\nunknown_key = stays\n\n[gdrive copy]\ntype = drive\nscope = drive.readonly\ntoken = ${TOKEN}\nteam_drive = \n\n`,
+    );
     expect(ctx.password).toBe("pw");
     expect(output()).toContain("use `rclone config` to edit this alias remote");
   });
@@ -151,9 +282,19 @@ describe("remote wizard dialogue", () => {
 
 describe("remote wizard without prompts", () => {
   it("creates the remote from flags alone", async () => {
-    const { ctx } = buildTestContext([], { interactive: false, prompt: createNonInteractivePrompt(), flags: { name: "gd", scope: "drive", token: TOKEN, teamDrive: "0AAteam" } });
+    const { ctx } = buildTestContext([], {
+      interactive: false,
+      prompt: createNonInteractivePrompt(),
+      flags: { name: "gd", scope: "drive", token: TOKEN, teamDrive: "0AAteam" },
+    });
     await runRemoteWizard(ctx);
-    expect(Object.fromEntries(readSection(ctx.doc, "gd"))).toEqual({ type: "drive", scope: "drive", root_folder_id: "", token: TOKEN, team_drive: "0AAteam" });
+    expect(Object.fromEntries(readSection(ctx.doc, "gd"))).toEqual({
+      type: "drive",
+      scope: "drive",
+      root_folder_id: "",
+      token: TOKEN,
+      team_drive: "0AAteam",
+    });
   });
 
   it("names the missing flag as a usage error", async () => {
@@ -161,7 +302,11 @@ describe("remote wizard without prompts", () => {
     const error = await runRemoteWizard(ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
     expect(error).toMatchObject({ exitCode: 2, message: "--token or --service-account-file is required with --non-interactive" });
-    const bad = buildTestContext([], { interactive: false, prompt: createNonInteractivePrompt(), flags: { name: "gd", token: "not a token" } }).ctx;
+    const bad = buildTestContext([], {
+      interactive: false,
+      prompt: createNonInteractivePrompt(),
+      flags: { name: "gd", token: "not a token" },
+    }).ctx;
     await expect(runRemoteWizard(bad)).rejects.toThrow("--token: Couldn't decode response");
   });
 });

@@ -77,7 +77,13 @@ describe("scanarr scan", () => {
     const { scan, stdout, stderr } = setup();
     expect(await scan({ list: true })).toBe(0);
     expect(stdout.text()).toBe(
-      ["ID  TYPE   NAME      LOCATIONS", "1   movie  Movies    /data/Movies", "2   show   TV Shows  /data/TV", "                     /data/TV2", ""].join("\n"),
+      [
+        "ID  TYPE   NAME      LOCATIONS",
+        "1   movie  Movies    /data/Movies",
+        "2   show   TV Shows  /data/TV",
+        "                     /data/TV2",
+        "",
+      ].join("\n"),
     );
     expect(stderr.text()).toContain("libraries from the Plex database");
   });

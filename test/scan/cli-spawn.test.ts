@@ -21,7 +21,11 @@ function install(bin: FakeBin): string {
 function scanarr(bin: FakeBin, args: string[]) {
   const env = { ...bin.env, PATH: `${bin.binDir}:${process.env.PATH ?? "/usr/bin:/bin"}`, NO_COLOR: "1" };
   return execa(process.execPath, ["--import", "tsx", "src/cli/main.ts", "--install-dir", install(bin), "scan", ...args], {
-    cwd: repoRoot, env, extendEnv: false, reject: false, timeout: 20_000,
+    cwd: repoRoot,
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 20_000,
   });
 }
 
@@ -42,7 +46,9 @@ describe("scanarr scan, spawned as a user would run it", () => {
     const result = await scanarr(bin, ["--directory", dir, "--docker", "pms", "--user", "abc", "--dry-run"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`docker exec -u abc -e LD_LIBRARY_PATH=/usr/lib/plexmediaserver/lib`);
-    expect(result.stdout).toContain(` pms '${bin.scanner}' --scan --refresh --section 2 --directory '/data/TV/Bob'\\''s "Show" $(id) \`id\`/Säison 1'`);
+    expect(result.stdout).toContain(
+      ` pms '${bin.scanner}' --scan --refresh --section 2 --directory '/data/TV/Bob'\\''s "Show" $(id) \`id\`/Säison 1'`,
+    );
     expect(bin.records()).toEqual([]);
   });
 

@@ -13,7 +13,9 @@ describe("parseSectionId", () => {
   });
 
   it.each(["0", "-1", "1.5", "abc", "", "1e3", "0x10", "99999999999999999999"])("rejects %j as a usage error", (raw) => {
-    expect(() => parseSectionId(raw)).toThrow(expect.objectContaining({ name: "UserError", exitCode: 2, message: expect.stringContaining("positive integer") }));
+    expect(() => parseSectionId(raw)).toThrow(
+      expect.objectContaining({ name: "UserError", exitCode: 2, message: expect.stringContaining("positive integer") }),
+    );
   });
 });
 
@@ -60,7 +62,9 @@ describe("section detection against a database the test builds", () => {
 
   it("calls two libraries on the same folder ambiguous and lists only those", () => {
     const attempt = () => findSectionFor("/data/Media/Kids/Bluey", libraries());
-    expect(attempt).toThrow(/belongs to several libraries; pick one with --section:\n {2}6: Kids \[show\] \/data\/Media\/Kids\n {2}7: Kids \(mirror\)/);
+    expect(attempt).toThrow(
+      /belongs to several libraries; pick one with --section:\n {2}6: Kids \[show\] \/data\/Media\/Kids\n {2}7: Kids \(mirror\)/,
+    );
     expect(attempt).toThrow(expect.objectContaining({ exitCode: 1 }));
   });
 
@@ -79,6 +83,8 @@ describe("section detection against a database the test builds", () => {
   });
 
   it("rejects an explicit section that does not hold the folder", () => {
-    expect(() => checkSection("6", "/data/Media/Movies/Dune", libraries())).toThrow(/not inside section 6 \(Kids\); Plex would scan nothing/);
+    expect(() => checkSection("6", "/data/Media/Movies/Dune", libraries())).toThrow(
+      /not inside section 6 \(Kids\); Plex would scan nothing/,
+    );
   });
 });

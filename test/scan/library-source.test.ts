@@ -33,9 +33,16 @@ describe("loadLibraries", () => {
 
   it("names both causes, and never the token, when neither source answers", async () => {
     plex = await startFakePlex();
-    const attempt = loadLibraries({ PLEX_DATABASE_PATH: "/nonexistent/plex.db", PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: "wrong-secret-token" });
+    const attempt = loadLibraries({
+      PLEX_DATABASE_PATH: "/nonexistent/plex.db",
+      PLEX_LOCAL_URL: plex.url,
+      PLEX_TOKEN: "wrong-secret-token",
+    });
     await expect(attempt).rejects.toBeInstanceOf(UserError);
-    const error = await attempt.then(() => new Error("resolved"), (e: unknown) => e as Error);
+    const error = await attempt.then(
+      () => new Error("resolved"),
+      (e: unknown) => e as Error,
+    );
     expect(error.message).toMatch(/\/nonexistent\/plex\.db.*from the API: /s);
     expect(error.message).not.toContain("wrong-secret-token");
   });

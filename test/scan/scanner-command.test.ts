@@ -24,7 +24,18 @@ describe("buildScanCommand", () => {
     const command = buildScanCommand(settings({ kind: "docker", container: "plex", user: "abc" }), "2", DIR);
     expect(command).toEqual({
       file: "docker",
-      args: ["exec", "-u", "abc", "-e", `LD_LIBRARY_PATH=${LD}`, "-e", `PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR=${SUPPORT}`, "plex", SCANNER, ...SCAN_ARGS],
+      args: [
+        "exec",
+        "-u",
+        "abc",
+        "-e",
+        `LD_LIBRARY_PATH=${LD}`,
+        "-e",
+        `PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR=${SUPPORT}`,
+        "plex",
+        SCANNER,
+        ...SCAN_ARGS,
+      ],
       env: {},
     });
   });
@@ -45,12 +56,30 @@ describe("buildScanCommand", () => {
 
   it("runs the scanner itself with the two variables in the child's environment", () => {
     const command = buildScanCommand(settings({ kind: "direct" }), "2", DIR);
-    expect(command).toEqual({ file: SCANNER, args: SCAN_ARGS, env: { LD_LIBRARY_PATH: LD, PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR: SUPPORT } });
+    expect(command).toEqual({
+      file: SCANNER,
+      args: SCAN_ARGS,
+      env: { LD_LIBRARY_PATH: LD, PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR: SUPPORT },
+    });
   });
 
   it("leaves out a variable whose setting is empty, so the container's own value applies", () => {
     const command = buildScanCommand({ ...settings({ kind: "docker", container: "plex", user: "abc" }), supportDir: "" }, "1", "/m");
-    expect(command.args).toEqual(["exec", "-u", "abc", "-e", `LD_LIBRARY_PATH=${LD}`, "plex", SCANNER, "--scan", "--refresh", "--section", "1", "--directory", "/m"]);
+    expect(command.args).toEqual([
+      "exec",
+      "-u",
+      "abc",
+      "-e",
+      `LD_LIBRARY_PATH=${LD}`,
+      "plex",
+      SCANNER,
+      "--scan",
+      "--refresh",
+      "--section",
+      "1",
+      "--directory",
+      "/m",
+    ]);
   });
 
   it("refuses a scanner path with '=' under sudo, which env(1) would take for an assignment", () => {
@@ -61,7 +90,11 @@ describe("buildScanCommand", () => {
 
 describe("resolveScannerSettings", () => {
   it("follows the config when no flag is given", () => {
-    expect(resolveScannerSettings(config({ USE_DOCKER: true, DOCKER_NAME: "pms", PLEX_USER: "plex" })).mode).toEqual({ kind: "docker", container: "pms", user: "plex" });
+    expect(resolveScannerSettings(config({ USE_DOCKER: true, DOCKER_NAME: "pms", PLEX_USER: "plex" })).mode).toEqual({
+      kind: "docker",
+      container: "pms",
+      user: "plex",
+    });
     expect(resolveScannerSettings(config({ USE_SUDO: true })).mode).toEqual({ kind: "sudo", user: "plex", nonInteractive: false });
     expect(resolveScannerSettings(config()).mode).toEqual({ kind: "direct" });
   });
@@ -76,7 +109,11 @@ describe("resolveScannerSettings", () => {
   });
 
   it("uses DOCKER_NAME for a bare --docker", () => {
-    expect(resolveScannerSettings(config({ DOCKER_NAME: "pms" }), { docker: true }).mode).toEqual({ kind: "docker", container: "pms", user: "plex" });
+    expect(resolveScannerSettings(config({ DOCKER_NAME: "pms" }), { docker: true }).mode).toEqual({
+      kind: "docker",
+      container: "pms",
+      user: "plex",
+    });
   });
 
   it("falls back to sudo from the config when --no-docker is given", () => {

@@ -35,7 +35,16 @@ describe.each(NASTY)("a directory like %s reaches the scanner byte for byte", (d
     expect(result).toEqual({ exitCode: 0 });
     const [docker, scanner] = bin.records();
     expect(docker?.argv).toEqual([
-      "exec", "-u", "plex", "-e", `LD_LIBRARY_PATH=${LD}`, "-e", `PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR=${SUPPORT}`, "plex", bin.scanner, ...scanArgs(dir),
+      "exec",
+      "-u",
+      "plex",
+      "-e",
+      `LD_LIBRARY_PATH=${LD}`,
+      "-e",
+      `PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR=${SUPPORT}`,
+      "plex",
+      bin.scanner,
+      ...scanArgs(dir),
     ]);
     expect(scanner).toEqual({ tool: "scanner", argv: scanArgs(dir), env: { ...SCANNER_ENV, FAKE_MARK: null } });
   });
@@ -45,7 +54,15 @@ describe.each(NASTY)("a directory like %s reaches the scanner byte for byte", (d
     const { result } = await run(bin, { kind: "sudo", user: "plex", nonInteractive: false }, dir);
     expect(result).toEqual({ exitCode: 0 });
     const [sudo, scanner] = bin.records();
-    expect(sudo?.argv).toEqual(["-u", "plex", "env", `LD_LIBRARY_PATH=${LD}`, `PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR=${SUPPORT}`, bin.scanner, ...scanArgs(dir)]);
+    expect(sudo?.argv).toEqual([
+      "-u",
+      "plex",
+      "env",
+      `LD_LIBRARY_PATH=${LD}`,
+      `PLEX_MEDIA_SERVER_APPLICATION_SUPPORT_DIR=${SUPPORT}`,
+      bin.scanner,
+      ...scanArgs(dir),
+    ]);
     expect(scanner).toEqual({ tool: "scanner", argv: scanArgs(dir), env: { ...SCANNER_ENV, FAKE_MARK: null } });
   });
 
@@ -63,15 +80,27 @@ describe("runScanner failures", () => {
   it("reports a missing scanner executable and exits 1", async () => {
     const bin = createFakeBin();
     const settings = { ...settingsFor(bin, { kind: "direct" }), scanner: path.join(bin.binDir, "nope", "Plex Media Scanner") };
-    const result = await runScanner(buildScanCommand(settings, "1", "/m"), { env: bin.env, timeoutMs: 5000, stdout: createSink(), stderr: createSink(), mode: settings.mode });
+    const result = await runScanner(buildScanCommand(settings, "1", "/m"), {
+      env: bin.env,
+      timeoutMs: 5000,
+      stdout: createSink(),
+      stderr: createSink(),
+      mode: settings.mode,
+    });
     expect(result.exitCode).toBe(1);
-    expect(result.failure).toEqual({ kind: "missing-executable", message: expect.stringContaining("nope/Plex Media Scanner was not found") });
+    expect(result.failure).toEqual({
+      kind: "missing-executable",
+      message: expect.stringContaining("nope/Plex Media Scanner was not found"),
+    });
   });
 
   it("reports a missing docker binary", async () => {
     const bin = createFakeBin();
     const { result } = await run(bin, { kind: "docker", container: "plex", user: "plex" }, "/m", { PATH: "/nonexistent" });
-    expect(result).toEqual({ exitCode: 1, failure: { kind: "missing-executable", message: expect.stringMatching(/^docker was not found/) } });
+    expect(result).toEqual({
+      exitCode: 1,
+      failure: { kind: "missing-executable", message: expect.stringMatching(/^docker was not found/) },
+    });
   });
 
   it("reports a missing container by name", async () => {
@@ -89,8 +118,17 @@ describe("runScanner failures", () => {
 
   it("reports a scanner missing inside the container", async () => {
     const bin = createFakeBin();
-    const settings = { ...settingsFor(bin, { kind: "docker", container: "plex", user: "abc" }), scanner: "/usr/lib/plexmediaserver/Plex Media Scanner" };
-    const result = await runScanner(buildScanCommand(settings, "1", "/m"), { env: bin.env, timeoutMs: 5000, stdout: createSink(), stderr: createSink(), mode: settings.mode });
+    const settings = {
+      ...settingsFor(bin, { kind: "docker", container: "plex", user: "abc" }),
+      scanner: "/usr/lib/plexmediaserver/Plex Media Scanner",
+    };
+    const result = await runScanner(buildScanCommand(settings, "1", "/m"), {
+      env: bin.env,
+      timeoutMs: 5000,
+      stdout: createSink(),
+      stderr: createSink(),
+      mode: settings.mode,
+    });
     expect(result.exitCode).toBe(1);
     expect(result.failure?.kind).toBe("missing-executable");
     expect(result.failure?.message).toContain("inside container plex");
@@ -99,8 +137,17 @@ describe("runScanner failures", () => {
   it("reports a scanner missing for the sudo user, as env(1) answers 127", async () => {
     const bin = createFakeBin();
     const settings = { ...settingsFor(bin, { kind: "sudo", user: "plex", nonInteractive: false }), scanner: "/nowhere/Plex Media Scanner" };
-    const result = await runScanner(buildScanCommand(settings, "1", "/m"), { env: bin.env, timeoutMs: 5000, stdout: createSink(), stderr: createSink(), mode: settings.mode });
-    expect(result).toEqual({ exitCode: 1, failure: { kind: "missing-executable", message: "/nowhere/Plex Media Scanner was not found or cannot run as user plex" } });
+    const result = await runScanner(buildScanCommand(settings, "1", "/m"), {
+      env: bin.env,
+      timeoutMs: 5000,
+      stdout: createSink(),
+      stderr: createSink(),
+      mode: settings.mode,
+    });
+    expect(result).toEqual({
+      exitCode: 1,
+      failure: { kind: "missing-executable", message: "/nowhere/Plex Media Scanner was not found or cannot run as user plex" },
+    });
   });
 
   it("reports an unknown sudo user", async () => {
@@ -128,7 +175,10 @@ describe("runScanner failures", () => {
   it("stops a scanner that outlives the timeout", async () => {
     const bin = createFakeBin();
     const { result } = await run(bin, { kind: "direct" }, "/m", { FAKE_SCANNER_SLEEP_MS: "20000" }, 300);
-    expect(result).toEqual({ exitCode: 1, failure: { kind: "timed-out", message: "the scanner did not finish within 0.3 s and was stopped" } });
+    expect(result).toEqual({
+      exitCode: 1,
+      failure: { kind: "timed-out", message: "the scanner did not finish within 0.3 s and was stopped" },
+    });
   });
 
   it("stops the scanner and answers 130 when interrupted", async () => {
@@ -136,7 +186,12 @@ describe("runScanner failures", () => {
     const controller = new AbortController();
     const settings = settingsFor(bin, { kind: "direct" });
     const pending = runScanner(buildScanCommand(settings, "1", "/m"), {
-      env: { ...bin.env, FAKE_SCANNER_SLEEP_MS: "20000" }, timeoutMs: 0, stdout: createSink(), stderr: createSink(), mode: settings.mode, signal: controller.signal,
+      env: { ...bin.env, FAKE_SCANNER_SLEEP_MS: "20000" },
+      timeoutMs: 0,
+      stdout: createSink(),
+      stderr: createSink(),
+      mode: settings.mode,
+      signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 100);
     expect(await pending).toEqual({ exitCode: 130, failure: { kind: "canceled", message: "the scan was interrupted" } });
@@ -148,7 +203,11 @@ describe("runScanner and Ctrl-C", () => {
     const bin = createFakeBin();
     const settings = settingsFor(bin, { kind: "direct" });
     const pending = runScanner(buildScanCommand(settings, "1", "/m"), {
-      env: { ...bin.env, FAKE_SCANNER_SLEEP_MS: "20000" }, timeoutMs: 0, stdout: createSink(), stderr: createSink(), mode: settings.mode,
+      env: { ...bin.env, FAKE_SCANNER_SLEEP_MS: "20000" },
+      timeoutMs: 0,
+      stdout: createSink(),
+      stderr: createSink(),
+      mode: settings.mode,
     });
     // The scanner's first line proves it is running; then deliver what a terminal's Ctrl-C would.
     await expect.poll(() => bin.records().length, { timeout: 5000 }).toBe(1);

@@ -26,9 +26,12 @@ describe("the scanner target", () => {
     await Promise.all(["/data/TV/A", "/data/TV/B", "/data/TV/C"].map((folder) => t.scan(folder, TV)));
     const sequence = bin.records().map((r) => `${r.tool} ${r.argv[r.argv.length - 1]}`);
     expect(sequence).toEqual([
-      "scanner /data/TV/A", "scanner-end /data/TV/A",
-      "scanner /data/TV/B", "scanner-end /data/TV/B",
-      "scanner /data/TV/C", "scanner-end /data/TV/C",
+      "scanner /data/TV/A",
+      "scanner-end /data/TV/A",
+      "scanner /data/TV/B",
+      "scanner-end /data/TV/B",
+      "scanner /data/TV/C",
+      "scanner-end /data/TV/C",
     ]);
   });
 
@@ -44,28 +47,41 @@ describe("the scanner target", () => {
   it("passes the library id as --section", async () => {
     const bin = createFakeBin();
     await target(bin, { kind: "sudo", user: "plex", nonInteractive: true }).scan("/data/TV/Show", TV);
-    expect(bin.records().find((r) => r.tool === "scanner")?.argv).toEqual(["--scan", "--refresh", "--section", "2", "--directory", "/data/TV/Show"]);
+    expect(bin.records().find((r) => r.tool === "scanner")?.argv).toEqual([
+      "--scan",
+      "--refresh",
+      "--section",
+      "2",
+      "--directory",
+      "/data/TV/Show",
+    ]);
   });
 
   it("retries later on a non-zero scanner exit, quoting the scanner's last words", async () => {
     const bin = createFakeBin();
     const scan = target(bin, { kind: "direct" }, { FAKE_SCANNER_EXIT: "1" }).scan("/data/TV/A", TV);
     await expect(scan).rejects.toBeInstanceOf(TargetUnavailableError);
-    await expect(scan).rejects.toThrow(/exited with code 1 \(last output: Scanning \/data\/TV\/A \| The '--scan' operation is deprecated\)/);
+    await expect(scan).rejects.toThrow(
+      /exited with code 1 \(last output: Scanning \/data\/TV\/A \| The '--scan' operation is deprecated\)/,
+    );
   });
 
   it("gives up on a missing scanner: no retry fixes the config", async () => {
     const bin = createFakeBin();
     const t = createScannerTarget({
       settings: { scanner: "/nowhere/Plex Media Scanner", ldLibraryPath: "", supportDir: "", mode: { kind: "direct" } },
-      databasePath: "/x.db", env: bin.env, logger: silentLogger(),
+      databasePath: "/x.db",
+      env: bin.env,
+      logger: silentLogger(),
     });
     await expect(t.scan("/data/TV/A", TV)).rejects.toBeInstanceOf(TargetFatalError);
   });
 
   it("gives up on a user missing in the container", async () => {
     const bin = createFakeBin();
-    await expect(target(bin, { kind: "docker", container: "plex", user: "nobody" }).scan("/data/TV/A", TV)).rejects.toBeInstanceOf(TargetFatalError);
+    await expect(target(bin, { kind: "docker", container: "plex", user: "nobody" }).scan("/data/TV/A", TV)).rejects.toBeInstanceOf(
+      TargetFatalError,
+    );
   });
 
   it("stops and says so when sudo wants a password", async () => {

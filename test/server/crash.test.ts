@@ -16,7 +16,16 @@ afterEach(async () => {
 
 function writeConfig(dir: string, plexUrl: string, token: string, delaySeconds: number): void {
   mkdirSync(path.join(dir, "config"), { recursive: true });
-  const config = { ...defaultConfig(TEST_PASS), SERVER_IP: "127.0.0.1", SERVER_PORT: 0, SERVER_SCAN_DELAY: delaySeconds, SERVER_ALLOW_MANUAL_SCAN: true, SERVER_PATH_MAPPINGS: ARR_MAPPINGS, PLEX_LOCAL_URL: plexUrl, PLEX_TOKEN: token };
+  const config = {
+    ...defaultConfig(TEST_PASS),
+    SERVER_IP: "127.0.0.1",
+    SERVER_PORT: 0,
+    SERVER_SCAN_DELAY: delaySeconds,
+    SERVER_ALLOW_MANUAL_SCAN: true,
+    SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
+    PLEX_LOCAL_URL: plexUrl,
+    PLEX_TOKEN: token,
+  };
   writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
 }
 
@@ -34,7 +43,11 @@ describe("a crash of serve", () => {
       while (next < 2_000) {
         const i = next++;
         try {
-          const res = await fetch(base, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `eventType=Manual&filepath=${encodeURIComponent(`/tv/Show ${i}/Season 1/`)}` });
+          const res = await fetch(base, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: `eventType=Manual&filepath=${encodeURIComponent(`/tv/Show ${i}/Season 1/`)}`,
+          });
           if (res.status === 202) acknowledged.push(`/data/TV/Show ${i}/Season 1`);
         } catch {
           return; // the server is gone

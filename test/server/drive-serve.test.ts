@@ -15,10 +15,14 @@ afterEach(async () => {
 });
 
 async function settle(clock: ManualClock, until: () => boolean, what: string): Promise<void> {
-  await waitFor(() => {
-    clock.advance(61_000);
-    return until();
-  }, 10_000, what);
+  await waitFor(
+    () => {
+      clock.advance(61_000);
+      return until();
+    },
+    10_000,
+    what,
+  );
 }
 
 describe("serve with drive monitoring", () => {
@@ -31,19 +35,40 @@ describe("serve with drive monitoring", () => {
       movies = fake.addFolderPath("Media/Movies");
       other = fake.addFolderPath("Media/Other");
     });
-    const plexDb = buildPlexDb([{ id: 1, name: "Movies", type: 1, locations: ["/data/Movies"] }], [{ file: "/data/Movies/Known (2001)/Known (2001).mkv" }]);
+    const plexDb = buildPlexDb(
+      [{ id: 1, name: "Movies", type: 1, locations: ["/data/Movies"] }],
+      [{ file: "/data/Movies/Known (2001)/Known (2001).mkv" }],
+    );
     const clock = new ManualClock(Date.now());
     const base = defaultConfig("x".repeat(32));
     t = await startTestService(
       {
         SERVER_PATH_MAPPINGS: { "/data/Movies/": ["My Drive/Media/Movies/"] },
         PLEX_DATABASE_PATH: plexDb,
-        CLOUD: { ...base.CLOUD, ENABLED: true, CLIENT_ID: "client-id", CLIENT_SECRET: "client-secret", API_URL: fake.url, POLL_INTERVAL: 60, ALLOWED: { ...base.CLOUD.ALLOWED, FILE_PATHS: ["My Drive/Media/Movies/"] } },
+        CLOUD: {
+          ...base.CLOUD,
+          ENABLED: true,
+          CLIENT_ID: "client-id",
+          CLIENT_SECRET: "client-secret",
+          API_URL: fake.url,
+          POLL_INTERVAL: 60,
+          ALLOWED: { ...base.CLOUD.ALLOWED, FILE_PATHS: ["My Drive/Media/Movies/"] },
+        },
       },
       {
         sections: [{ key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] }],
         clock,
-        beforeStart: (paths) => writeFileSync(paths.tokenFile, JSON.stringify({ access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000, token_type: "Bearer" }), { mode: 0o600 }),
+        beforeStart: (paths) =>
+          writeFileSync(
+            paths.tokenFile,
+            JSON.stringify({
+              access_token: "fake-access-token",
+              refresh_token: "r",
+              expiry_date: Date.now() + 3_600_000,
+              token_type: "Bearer",
+            }),
+            { mode: 0o600 },
+          ),
       },
     );
     expect(t.service.drive).toBeDefined();

@@ -34,7 +34,7 @@ describe("bad input is answered 4xx and queues nothing", () => {
   });
 
   it("answers 413 for a body over the limit", async () => {
-    const res = await postJson(t.base, { eventType: "Manual", filepath: "/tv/" + "x".repeat(2 * 1024 * 1024) });
+    const res = await postJson(t.base, { eventType: "Manual", filepath: `/tv/${"x".repeat(2 * 1024 * 1024)}` });
     expect(res.status).toBe(413);
     expect(await pendingCount()).toBe(0);
   });
@@ -62,10 +62,12 @@ describe("bad input is answered 4xx and queues nothing", () => {
   });
 
   it("answers 401 with the same body for every wrong pass, and 404 with no pass", async () => {
-    const bodies = await Promise.all(["x", "0123456789abcdef0123456789abcdee", "a".repeat(300)].map(async (p) => {
-      const res = await fetch(`${t.origin}/${p}`, { method: "POST", body: "eventType=Manual&filepath=/tv/x" });
-      return `${res.status} ${await res.text()}`;
-    }));
+    const bodies = await Promise.all(
+      ["x", "0123456789abcdef0123456789abcdee", "a".repeat(300)].map(async (p) => {
+        const res = await fetch(`${t.origin}/${p}`, { method: "POST", body: "eventType=Manual&filepath=/tv/x" });
+        return `${res.status} ${await res.text()}`;
+      }),
+    );
     expect(new Set(bodies).size).toBe(1);
     expect(bodies[0]).toMatch(/^401 /);
     expect((await fetch(`${t.origin}/api/wrong?cmd=queue_count`)).status).toBe(401);
@@ -83,7 +85,11 @@ describe("bad input is answered 4xx and queues nothing", () => {
   });
 
   it("accepts any JSON content type, and PUT", async () => {
-    const res = await fetch(t.base, { method: "PUT", headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ eventType: "Test", series: { id: 1 } }) });
+    const res = await fetch(t.base, {
+      method: "PUT",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ eventType: "Test", series: { id: 1 } }),
+    });
     expect(res.status).toBe(200);
   });
 });

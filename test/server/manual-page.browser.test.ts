@@ -29,10 +29,12 @@ describe.skipIf(!runBrowserTests)("the manual scan page in a real browser", () =
 
     await page.goto(t.base);
     const row = page.locator("#recent tbody tr", { hasText: "/data/Movies/Arrival (2016)" });
-    await expect.poll(async () => {
-      await page.reload();
-      return row.locator("[data-state]").getAttribute("data-state");
-    }).toBe("done");
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return row.locator("[data-state]").getAttribute("data-state");
+      })
+      .toBe("done");
   });
 
   it("shows why a path was refused", async () => {

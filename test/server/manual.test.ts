@@ -26,7 +26,11 @@ describe("manual scan requests", () => {
 
   it("answers the browser form with an HTML page saying what was queued", async () => {
     t = await startTestService();
-    const res = await postForm(t.base, { eventType: "Manual", filepath: "/tv/Lost/Season 1/" }, { accept: "text/html,application/xhtml+xml" });
+    const res = await postForm(
+      t.base,
+      { eventType: "Manual", filepath: "/tv/Lost/Season 1/" },
+      { accept: "text/html,application/xhtml+xml" },
+    );
     expect(res.status).toBe(202);
     expect(res.text).toContain("<h1>Scan queued</h1>");
     expect(res.text).toContain("queued: /data/TV/Lost/Season 1");

@@ -6,7 +6,11 @@ if (!haveWebhookFixtures) console.warn("skipping webhook fixture table: ../share
 
 /** What SERVER_PATH_MAPPINGS of the test service makes of the fixtures' own paths. */
 function mapped(folder: string): string {
-  return folder.replace(/^\/tv\//, "/data/TV/").replace(/^\/movies\//, "/data/Movies/").replace(/^\/music\//, "/data/Music/").replace(/^\/books\//, "/data/Books/");
+  return folder
+    .replace(/^\/tv\//, "/data/TV/")
+    .replace(/^\/movies\//, "/data/Movies/")
+    .replace(/^\/music\//, "/data/Music/")
+    .replace(/^\/books\//, "/data/Books/");
 }
 
 describe.skipIf(!haveWebhookFixtures)("every shared webhook fixture, posted to a real service", () => {
@@ -32,7 +36,10 @@ describe.skipIf(!haveWebhookFixtures)("every shared webhook fixture, posted to a
       expect(answer.status).toBe(202);
       expect([...(answer.body.queued as string[]), ...(answer.body.covered as string[])].sort()).toEqual(folders);
       await t.plex.waitForRefreshes(before + folders.length);
-      const reached = t.plex.refreshes.slice(before).map((r) => r.path ?? "").sort();
+      const reached = t.plex.refreshes
+        .slice(before)
+        .map((r) => r.path ?? "")
+        .sort();
       expect(reached).toEqual(folders);
     });
   }

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseScanRequest } from "../../src/triggers/index.js";
-import {
-  foldersOf,
-  haveWebhookFixtures,
-  listFixtureFiles,
-  loadFixture,
-  readExpectedFolders,
-  webhookFixturesDir,
-} from "./helpers.js";
+import { foldersOf, haveWebhookFixtures, listFixtureFiles, loadFixture, readExpectedFolders, webhookFixturesDir } from "./helpers.js";
 
 if (!haveWebhookFixtures) console.warn(`skipping webhook fixture tests: ${webhookFixturesDir} is absent`);
 

@@ -5,14 +5,49 @@ import { haveWebhookFixtures, listFixtureFiles, loadFixture, webhookFixturesDir 
 
 const SOURCES = ["sonarr", "radarr", "lidarr", "readarr", "manual"];
 const EVENTS = [
-  "Test", "Manual", "Download", "Rename", "SeriesDelete", "EpisodeFileDelete", "MovieDelete", "MovieFileDelete",
-  "ArtistDelete", "AlbumDelete", "Retag", "AuthorDelete", "BookDelete", "BookFileDelete", "Grab", "Health",
+  "Test",
+  "Manual",
+  "Download",
+  "Rename",
+  "SeriesDelete",
+  "EpisodeFileDelete",
+  "MovieDelete",
+  "MovieFileDelete",
+  "ArtistDelete",
+  "AlbumDelete",
+  "Retag",
+  "AuthorDelete",
+  "BookDelete",
+  "BookFileDelete",
+  "Grab",
+  "Health",
 ];
 const KEYS = [
-  "series", "movie", "artist", "author", "path", "folderPath", "relativePath", "previousPath",
-  "previousRelativePath", "episodeFile", "episodeFiles", "movieFile", "trackFiles", "trackFile", "bookFiles",
-  "bookFile", "deletedFiles", "renamedEpisodeFiles", "renamedMovieFiles", "renamedTrackFiles", "renamedBookFiles",
-  "filepath", "eventType", "__proto__", "constructor",
+  "series",
+  "movie",
+  "artist",
+  "author",
+  "path",
+  "folderPath",
+  "relativePath",
+  "previousPath",
+  "previousRelativePath",
+  "episodeFile",
+  "episodeFiles",
+  "movieFile",
+  "trackFiles",
+  "trackFile",
+  "bookFiles",
+  "bookFile",
+  "deletedFiles",
+  "renamedEpisodeFiles",
+  "renamedMovieFiles",
+  "renamedTrackFiles",
+  "renamedBookFiles",
+  "filepath",
+  "eventType",
+  "__proto__",
+  "constructor",
 ];
 
 /** What every result must satisfy, whatever the input. */
@@ -52,7 +87,11 @@ function mutate(payload: unknown, pick: number, replacement: unknown, remove: bo
   const copy = structuredClone(payload);
   const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach((child, index) => (slots.push([node, index]), walk(child)));
+    if (Array.isArray(node))
+      node.forEach((child, index) => {
+        slots.push([node, index]);
+        walk(child);
+      });
     else if (typeof node === "object" && node !== null) {
       for (const [key, child] of Object.entries(node)) {
         slots.push([node as Record<string, unknown>, key]);
@@ -71,11 +110,17 @@ function mutate(payload: unknown, pick: number, replacement: unknown, remove: bo
 
 describe("parseScanRequest under generated input", () => {
   it("never throws on arbitrary JSON values and always returns a well-formed result", () => {
-    fc.assert(fc.property(fc.jsonValue(), (body) => expectWellFormed(parseScanRequest(body))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (body) => expectWellFormed(parseScanRequest(body))),
+      { numRuns: 2000 },
+    );
   });
 
   it("never throws on arbitrary JavaScript values (form records, odd prototypes)", () => {
-    fc.assert(fc.property(fc.anything(), (body) => expectWellFormed(parseScanRequest(body))), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.anything(), (body) => expectWellFormed(parseScanRequest(body))),
+      { numRuns: 1000 },
+    );
   });
 
   it("never throws on payload-shaped bodies with real event names and hostile paths", () => {

@@ -14,7 +14,9 @@ export function loadFixture(name: string): unknown {
 }
 
 export function listFixtureFiles(): string[] {
-  return readdirSync(webhookFixturesDir).filter((name) => name.endsWith(".json")).sort();
+  return readdirSync(webhookFixturesDir)
+    .filter((name) => name.endsWith(".json"))
+    .sort();
 }
 
 /** The "file name → sorted folders" JSON block that EXPECTED.md ends with. */

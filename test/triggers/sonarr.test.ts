@@ -44,11 +44,7 @@ describe("Sonarr webhooks", () => {
       parseScanRequest({
         eventType: "Download",
         series,
-        episodeFiles: [
-          { relativePath: "Season 1/e1.mkv" },
-          { relativePath: "Season 2/e1.mkv" },
-          { relativePath: "Season 2/e1.mkv" },
-        ],
+        episodeFiles: [{ relativePath: "Season 1/e1.mkv" }, { relativePath: "Season 2/e1.mkv" }, { relativePath: "Season 2/e1.mkv" }],
       }),
     );
     expect(result.paths).toHaveLength(2);
@@ -65,10 +61,7 @@ describe("Sonarr webhooks", () => {
         deletedFiles: [{ path: "/tv/Show/Specials/old.mkv", recycleBinPath: "/recycle/old.mkv" }],
       }),
     );
-    expect(result.paths.map((requested) => requested.path)).toEqual([
-      "/tv/Show/Season 1/new.mkv",
-      "/tv/Show/Specials/old.mkv",
-    ]);
+    expect(result.paths.map((requested) => requested.path)).toEqual(["/tv/Show/Season 1/new.mkv", "/tv/Show/Specials/old.mkv"]);
   });
 
   it("returns both the previous and the new path of every renamed file", () => {
@@ -132,9 +125,7 @@ describe("Sonarr webhooks", () => {
   });
 
   it("treats a blank path as absent and falls back to relativePath", () => {
-    const result = expectScan(
-      parseScanRequest({ eventType: "Download", series, episodeFile: { path: "  ", relativePath: "S1/a.mkv" } }),
-    );
+    const result = expectScan(parseScanRequest({ eventType: "Download", series, episodeFile: { path: "  ", relativePath: "S1/a.mkv" } }));
     expect(result.paths[0]?.path).toBe("/tv/Show/S1/a.mkv");
   });
 

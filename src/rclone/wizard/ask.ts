@@ -39,7 +39,11 @@ export interface ValueOptions {
 
 /** `Option <name>.`, its help, then `<name>> ` for a free value. */
 export async function askValue(io: Io, option: string, help: string, options: ValueOptions = {}): Promise<string> {
-  const hint = options.default ? describeDefault(options.default, false) : options.required ? "Enter a value." : "Enter a value. Press Enter to leave empty.";
+  const hint = options.default
+    ? describeDefault(options.default, false)
+    : options.required
+      ? "Enter a value."
+      : "Enter a value. Press Enter to leave empty.";
   io.print(`\nOption ${option}.\n${help}\n${hint}\n`);
   return io.prompt.ask(valueQuestion(option, { ...options, default: options.default ?? (options.required ? undefined : "") }));
 }
@@ -64,7 +68,9 @@ export interface ChoiceOptions extends ValueOptions {
 /** A numbered list answered by a number or a value. */
 export async function askChoice(io: Io, option: string, help: string, choices: Choice[], options: ChoiceOptions = {}): Promise<string> {
   const hint = describeDefault(options.default, options.required ?? false);
-  io.print(`\nOption ${option}.\n${help}\nChoose a number from below, or type in ${options.allowOther ? "your own value" : "one of the values"}.\n${hint ? `${hint}\n` : ""}${formatChoices(choices)}\n`);
+  io.print(
+    `\nOption ${option}.\n${help}\nChoose a number from below, or type in ${options.allowOther ? "your own value" : "one of the values"}.\n${hint ? `${hint}\n` : ""}${formatChoices(choices)}\n`,
+  );
   const values = choices.map((choice) => choice.value);
   const answer = await io.prompt.ask(
     valueQuestion(option, {
@@ -77,7 +83,9 @@ export async function askChoice(io: Io, option: string, help: string, choices: C
           }
           return options.validate?.(typed);
         }
-        return options.allowOther ? options.validate?.(typed) : `This value must be one of: ${values.join(", ")} (or a number from 1 to ${choices.length}).`;
+        return options.allowOther
+          ? options.validate?.(typed)
+          : `This value must be one of: ${values.join(", ")} (or a number from 1 to ${choices.length}).`;
       },
     }),
   );
@@ -85,7 +93,13 @@ export async function askChoice(io: Io, option: string, help: string, choices: C
 }
 
 /** A letter menu: `y) Yes` lines, then `y/n> `; returns the letter. */
-export async function askLetter(io: Io, title: string, items: Array<[string, string]>, defaultLetter?: string, flag?: string): Promise<string> {
+export async function askLetter(
+  io: Io,
+  title: string,
+  items: Array<[string, string]>,
+  defaultLetter?: string,
+  flag?: string,
+): Promise<string> {
   const lines = items.map(([letter, label]) => `${letter}) ${label}${letter === defaultLetter ? " (default)" : ""}`);
   io.print(`${title ? `${title}\n` : ""}${lines.join("\n")}\n`);
   const letters = items.map(([letter]) => letter);
@@ -95,13 +109,24 @@ export async function askLetter(io: Io, title: string, items: Array<[string, str
     ...(flag ? { flag } : {}),
     validate: (typed) => {
       if (typed === "") return "This value is required and it has no default.";
-      return letters.includes(typed.toLowerCase()) ? undefined : `This value must be one of the following characters: ${letters.join(", ")}.`;
+      return letters.includes(typed.toLowerCase())
+        ? undefined
+        : `This value must be one of the following characters: ${letters.join(", ")}.`;
     },
   });
   return answer.toLowerCase();
 }
 
 export async function askYesNo(io: Io, title: string, defaultYes: boolean, flag?: string): Promise<boolean> {
-  const answer = await askLetter(io, title, [["y", "Yes"], ["n", "No"]], defaultYes ? "y" : "n", flag);
+  const answer = await askLetter(
+    io,
+    title,
+    [
+      ["y", "Yes"],
+      ["n", "No"],
+    ],
+    defaultYes ? "y" : "n",
+    flag,
+  );
   return answer === "y";
 }

@@ -16,9 +16,22 @@ export type DriveOptions = Map<string, string>;
 export const SCOPES: Choice[] = [
   { value: "drive", help: ["Full access all files, excluding Application Data Folder."] },
   { value: "drive.readonly", help: ["Read-only access to file metadata and file contents."] },
-  { value: "drive.file", help: ["Access to files created by rclone only.", "These are visible in the drive website.", "File authorization is revoked when the user deauthorizes the app."] },
-  { value: "drive.appfolder", help: ["Allows read and write access to the Application Data folder.", "This is not visible in the drive website."] },
-  { value: "drive.metadata.readonly", help: ["Allows read-only access to file metadata but", "does not allow any access to read or download file content."] },
+  {
+    value: "drive.file",
+    help: [
+      "Access to files created by rclone only.",
+      "These are visible in the drive website.",
+      "File authorization is revoked when the user deauthorizes the app.",
+    ],
+  },
+  {
+    value: "drive.appfolder",
+    help: ["Allows read and write access to the Application Data folder.", "This is not visible in the drive website."],
+  },
+  {
+    value: "drive.metadata.readonly",
+    help: ["Allows read-only access to file metadata but", "does not allow any access to read or download file content."],
+  },
 ];
 
 type Step = Pick<Context, "prompt" | "print" | "flags">;
@@ -32,7 +45,14 @@ export async function askStorage(ctx: Pick<Context, "prompt" | "print">): Promis
 }
 
 export async function askClient(ctx: Step, options: DriveOptions): Promise<void> {
-  const clientId = ctx.flags.clientId ?? (await askValue(ctx, "client_id", "Google Application Client Id\nSetting your own is recommended.\nSee https://rclone.org/drive/#making-your-own-client-id for how to create your own.", { default: options.get("client_id") ?? "", flag: "client-id" }));
+  const clientId =
+    ctx.flags.clientId ??
+    (await askValue(
+      ctx,
+      "client_id",
+      "Google Application Client Id\nSetting your own is recommended.\nSee https://rclone.org/drive/#making-your-own-client-id for how to create your own.",
+      { default: options.get("client_id") ?? "", flag: "client-id" },
+    ));
   if (clientId === "") {
     ctx.print(
       "\nNo client_id: rclone's shared key will be used. It is shared by every rclone user, performs poorly\n" +
@@ -41,7 +61,12 @@ export async function askClient(ctx: Step, options: DriveOptions): Promise<void>
     );
   }
   setOrKeep(options, "client_id", clientId);
-  const secret = ctx.flags.clientSecret ?? (await askValue(ctx, "client_secret", "OAuth Client Secret.\nLeave blank normally.", { default: options.get("client_secret") ?? "", flag: "client-secret" }));
+  const secret =
+    ctx.flags.clientSecret ??
+    (await askValue(ctx, "client_secret", "OAuth Client Secret.\nLeave blank normally.", {
+      default: options.get("client_secret") ?? "",
+      flag: "client-secret",
+    }));
   setOrKeep(options, "client_secret", secret);
 }
 
@@ -49,7 +74,12 @@ export async function askScope(ctx: Step, options: DriveOptions): Promise<void> 
   const flag = ctx.flags.scope;
   const values = SCOPES.map((scope) => scope.value);
   if (flag !== undefined && !values.includes(flag)) throw new UserError(`--scope must be one of ${values.join(", ")}`, 2);
-  const scope = flag ?? (await askChoice(ctx, "scope", "Scope that rclone should use when requesting access from drive.", SCOPES, { default: options.get("scope") || "drive", flag: "scope" }));
+  const scope =
+    flag ??
+    (await askChoice(ctx, "scope", "Scope that rclone should use when requesting access from drive.", SCOPES, {
+      default: options.get("scope") || "drive",
+      flag: "scope",
+    }));
   options.set("scope", scope);
 }
 
@@ -58,13 +88,22 @@ export async function askRootFolder(ctx: Step, options: DriveOptions): Promise<v
   const current = options.get("root_folder_id") || (appfolder ? "appDataFolder" : "");
   const id =
     ctx.flags.rootFolderId ??
-    (await askValue(ctx, "root_folder_id", "ID of the root folder.\nLeave blank normally.\nFill in to access \"Computers\" folders or to start from a folder other than the root.", { default: current, flag: "root-folder-id" }));
+    (await askValue(
+      ctx,
+      "root_folder_id",
+      'ID of the root folder.\nLeave blank normally.\nFill in to access "Computers" folders or to start from a folder other than the root.',
+      { default: current, flag: "root-folder-id" },
+    ));
   setOrKeep(options, "root_folder_id", id);
 }
 
-export async function askServiceAccount(ctx: Pick<Context, "prompt" | "print" | "flags" | "env" | "home" | "configDir">, options: DriveOptions): Promise<void> {
+export async function askServiceAccount(
+  ctx: Pick<Context, "prompt" | "print" | "flags" | "env" | "home" | "configDir">,
+  options: DriveOptions,
+): Promise<void> {
   const env = { ...ctx.env, RCLONE_CONFIG_DIR: ctx.configDir };
-  const check = (file: string) => (file === "" || existsSync(expandPath(file, env, ctx.home)) ? undefined : `File not found: ${expandPath(file, env, ctx.home)}`);
+  const check = (file: string) =>
+    file === "" || existsSync(expandPath(file, env, ctx.home)) ? undefined : `File not found: ${expandPath(file, env, ctx.home)}`;
   const flag = ctx.flags.serviceAccountFile;
   if (flag !== undefined) {
     const reason = check(flag);
@@ -84,9 +123,13 @@ export async function askServiceAccount(ctx: Pick<Context, "prompt" | "print" | 
 /** Advanced options scanarr offers: the OAuth endpoints (for a custom or test endpoint). */
 export async function askAdvanced(ctx: Pick<Context, "prompt" | "print">, options: DriveOptions): Promise<void> {
   if (!(await askYesNo(ctx, "\nEdit advanced config?", false))) return;
-  const authUrl = await askValue(ctx, "auth_url", "Auth server URL.\nLeave blank to use the provider defaults.", { default: options.get("auth_url") ?? "" });
+  const authUrl = await askValue(ctx, "auth_url", "Auth server URL.\nLeave blank to use the provider defaults.", {
+    default: options.get("auth_url") ?? "",
+  });
   setOrKeep(options, "auth_url", authUrl);
-  const tokenUrl = await askValue(ctx, "token_url", "Token server url.\nLeave blank to use the provider defaults.", { default: options.get("token_url") ?? "" });
+  const tokenUrl = await askValue(ctx, "token_url", "Token server url.\nLeave blank to use the provider defaults.", {
+    default: options.get("token_url") ?? "",
+  });
   setOrKeep(options, "token_url", tokenUrl);
 }
 

@@ -30,7 +30,18 @@ export async function configureDriveRemote(ctx: DriveStepContext, current: Map<s
 
 /** type first, then the options in the order rclone's wizard sets them, then anything else. */
 function orderOptions(options: DriveOptions): DriveOptions {
-  const order = ["type", "client_id", "client_secret", "scope", "root_folder_id", "service_account_file", "auth_url", "token_url", "token", "team_drive"];
+  const order = [
+    "type",
+    "client_id",
+    "client_secret",
+    "scope",
+    "root_folder_id",
+    "service_account_file",
+    "auth_url",
+    "token_url",
+    "token",
+    "team_drive",
+  ];
   const sorted: DriveOptions = new Map();
   for (const key of order) if (options.has(key)) sorted.set(key, options.get(key)!);
   for (const [key, value] of options) if (!sorted.has(key)) sorted.set(key, value);
@@ -38,10 +49,25 @@ function orderOptions(options: DriveOptions): DriveOptions {
 }
 
 /** Step 12: shows the options (token shortened) and asks y/e/d. */
-export async function confirmRemote(ctx: Pick<Context, "prompt" | "print">, name: string, options: Map<string, string>): Promise<"y" | "e" | "d"> {
-  const lines = [...options].map(([key, value]) => `- ${key}: ${key === "token" ? shortenToken(value) : isSecret(key) ? "*** ENCRYPTED ***" : value}`);
+export async function confirmRemote(
+  ctx: Pick<Context, "prompt" | "print">,
+  name: string,
+  options: Map<string, string>,
+): Promise<"y" | "e" | "d"> {
+  const lines = [...options].map(
+    ([key, value]) => `- ${key}: ${key === "token" ? shortenToken(value) : isSecret(key) ? "*** ENCRYPTED ***" : value}`,
+  );
   ctx.print(`\nConfiguration complete.\nOptions:\n${lines.join("\n")}\n`);
-  const answer = await askLetter(ctx, `Keep this "${name}" remote?`, [["y", "Yes this is OK"], ["e", "Edit this remote"], ["d", "Delete this remote"]], "y");
+  const answer = await askLetter(
+    ctx,
+    `Keep this "${name}" remote?`,
+    [
+      ["y", "Yes this is OK"],
+      ["e", "Edit this remote"],
+      ["d", "Delete this remote"],
+    ],
+    "y",
+  );
   return answer as "y" | "e" | "d";
 }
 

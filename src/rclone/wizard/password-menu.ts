@@ -8,15 +8,24 @@ export async function runPasswordMenu(ctx: Step): Promise<string | undefined> {
   let password = ctx.password;
   for (;;) {
     if (password === undefined) {
-      ctx.print("\nYour configuration is not encrypted.\nIf you add a password, you will protect your login information to cloud services.\n");
-      const choice = await askLetter(ctx, "", [["a", "Add Password"], ["q", "Quit to main menu"]]);
+      ctx.print(
+        "\nYour configuration is not encrypted.\nIf you add a password, you will protect your login information to cloud services.\n",
+      );
+      const choice = await askLetter(ctx, "", [
+        ["a", "Add Password"],
+        ["q", "Quit to main menu"],
+      ]);
       if (choice === "q") return password;
       password = await askNewPassword(ctx);
       ctx.print("Password set\n");
       continue;
     }
     ctx.print("\nYour configuration is encrypted.\n");
-    const choice = await askLetter(ctx, "", [["c", "Change Password"], ["u", "Unencrypt configuration"], ["q", "Quit to main menu"]]);
+    const choice = await askLetter(ctx, "", [
+      ["c", "Change Password"],
+      ["u", "Unencrypt configuration"],
+      ["q", "Quit to main menu"],
+    ]);
     if (choice === "q") return password;
     if (choice === "u") password = undefined;
     else password = await askNewPassword(ctx);

@@ -27,10 +27,22 @@ export async function runMenus(ctx: Context): Promise<void> {
     const remotes = listRemotes(ctx);
     let choice: string;
     if (remotes.length === 0) {
-      choice = await askLetter(ctx, "No remotes found, make a new one?", [["n", "New remote"], ["s", "Set configuration password"], ["q", "Quit config"]]);
+      choice = await askLetter(ctx, "No remotes found, make a new one?", [
+        ["n", "New remote"],
+        ["s", "Set configuration password"],
+        ["q", "Quit config"],
+      ]);
     } else {
       ctx.print(`\n${formatRemotes(ctx)}\n`);
-      choice = await askLetter(ctx, "", [["e", "Edit existing remote"], ["n", "New remote"], ["d", "Delete remote"], ["r", "Rename remote"], ["c", "Copy remote"], ["s", "Set configuration password"], ["q", "Quit config"]]);
+      choice = await askLetter(ctx, "", [
+        ["e", "Edit existing remote"],
+        ["n", "New remote"],
+        ["d", "Delete remote"],
+        ["r", "Rename remote"],
+        ["c", "Copy remote"],
+        ["s", "Set configuration password"],
+        ["q", "Quit config"],
+      ]);
     }
     if (choice === "q") return;
     if (choice === "n") await createRemote(ctx, await askNewName(ctx, "Enter name for new remote."));
@@ -53,10 +65,15 @@ export async function askNewName(ctx: Context, title: string): Promise<string> {
 
 async function chooseRemote(ctx: Context): Promise<string> {
   const remotes = listRemotes(ctx);
-  ctx.print(`\nChoose a number from below, or type in an existing value.\n${remotes.map((name, i) => `${String(i + 1).padStart(2)} > ${name}`).join("\n")}\n`);
+  ctx.print(
+    `\nChoose a number from below, or type in an existing value.\n${remotes.map((name, i) => `${String(i + 1).padStart(2)} > ${name}`).join("\n")}\n`,
+  );
   const answer = await ctx.prompt.ask({
     message: "remote> ",
-    validate: (typed) => (remotes.includes(typed) || (/^\d+$/.test(typed) && Number(typed) >= 1 && Number(typed) <= remotes.length) ? undefined : "Choose a remote by its number or its name."),
+    validate: (typed) =>
+      remotes.includes(typed) || (/^\d+$/.test(typed) && Number(typed) >= 1 && Number(typed) <= remotes.length)
+        ? undefined
+        : "Choose a remote by its number or its name.",
   });
   return remotes.includes(answer) ? answer : remotes[Number(answer) - 1]!;
 }

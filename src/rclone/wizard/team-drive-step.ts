@@ -12,7 +12,9 @@ export async function askTeamDrive(ctx: Step, options: DriveOptions): Promise<vo
     return;
   }
   const current = options.get("team_drive") ?? "";
-  const title = current ? `\nChange current Shared Drive (Team Drive) ID "${current}"?\n` : "\nConfigure this as a Shared Drive (Team Drive)?\n";
+  const title = current
+    ? `\nChange current Shared Drive (Team Drive) ID "${current}"?\n`
+    : "\nConfigure this as a Shared Drive (Team Drive)?\n";
   if (!(await askYesNo(ctx, title, false))) {
     if (!current) options.set("team_drive", "");
     return;
@@ -28,7 +30,7 @@ function setTeamDrive(options: DriveOptions, id: string): void {
 }
 
 async function chooseSharedDrive(ctx: Step, options: DriveOptions): Promise<string> {
-  let drives;
+  let drives: Awaited<ReturnType<Step["listSharedDrives"]>>;
   try {
     const token = options.get("token");
     drives = await ctx.listSharedDrives({

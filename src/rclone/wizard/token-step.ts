@@ -1,5 +1,13 @@
 import { UserError } from "../../domain.js";
-import { buildAuthorizeArgs, formatAuthorizeCommand, parseAuthorizeOutput, PASTE_END, PASTE_START, TokenPasteError, type AuthorizeResult } from "../token.js";
+import {
+  buildAuthorizeArgs,
+  formatAuthorizeCommand,
+  parseAuthorizeOutput,
+  PASTE_END,
+  PASTE_START,
+  TokenPasteError,
+  type AuthorizeResult,
+} from "../token.js";
 import { askYesNo } from "./ask.js";
 import type { Context } from "./context.js";
 import type { DriveOptions } from "./drive-options.js";
@@ -18,7 +26,11 @@ export async function obtainToken(ctx: Step, options: DriveOptions): Promise<voi
   if (!ctx.interactive) throw new UserError("--token or --service-account-file is required with --non-interactive", 2);
   if (options.has("token") && !(await askYesNo(ctx, "\nAlready have a token - refresh?", false))) return;
   const args = buildAuthorizeArgs(Object.fromEntries(options));
-  const auto = await askYesNo(ctx, "\nUse auto config?\n * Say Y if not sure\n * Say N if you are working on a remote or headless machine\n", true);
+  const auto = await askYesNo(
+    ctx,
+    "\nUse auto config?\n * Say Y if not sure\n * Say N if you are working on a remote or headless machine\n",
+    true,
+  );
   if (auto) {
     const result = await authorizeLocally(ctx, args);
     if (result) {
@@ -61,7 +73,10 @@ async function readPastedToken(ctx: Step, args: string[]): Promise<AuthorizeResu
       `\t${formatAuthorizeCommand(args)}\nThen paste the result.\nEnter a value.\n`,
   );
   for (;;) {
-    let text = await ctx.prompt.ask({ message: "config_token> ", validate: (line) => (line === "" ? "This value is required and it has no default." : undefined) });
+    let text = await ctx.prompt.ask({
+      message: "config_token> ",
+      validate: (line) => (line === "" ? "This value is required and it has no default." : undefined),
+    });
     if (NOTICE_LINE.test(text)) continue;
     if (text.includes(PASTE_START) && !text.includes(PASTE_END)) text = await readUntilEndMarker(ctx, text);
     try {

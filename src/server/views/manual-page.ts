@@ -5,7 +5,8 @@ import { escapeHtml, page } from "./html.js";
 export function renderManualPage(recent: QueuedScan[], now: number): string {
   const rows = recent
     .map(
-      (scan) => `<tr><td><code>${escapeHtml(scan.folder)}</code></td><td>${escapeHtml(scan.source)} / ${escapeHtml(scan.event)}</td>` +
+      (scan) =>
+        `<tr><td><code>${escapeHtml(scan.folder)}</code></td><td>${escapeHtml(scan.source)} / ${escapeHtml(scan.event)}</td>` +
         `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
     )
     .join("\n");

@@ -1,10 +1,4 @@
-import {
-  TargetAuthError,
-  TargetFatalError,
-  TargetUnavailableError,
-  UserError,
-  type Library,
-} from "../../domain.js";
+import { TargetAuthError, TargetFatalError, TargetUnavailableError, UserError, type Library } from "../../domain.js";
 import { errorForFailure, errorForStatus } from "./errors.js";
 
 export interface PlexApiOptions {

@@ -34,7 +34,10 @@ export interface ScannerOverrides {
  * USE_DOCKER and USE_SUDO set, Docker wins, as it did in plex_autoscan.
  */
 export function resolveScannerSettings(
-  config: Pick<Config, "PLEX_SCANNER" | "PLEX_LD_LIBRARY_PATH" | "PLEX_SUPPORT_DIR" | "PLEX_USER" | "USE_DOCKER" | "DOCKER_NAME" | "USE_SUDO">,
+  config: Pick<
+    Config,
+    "PLEX_SCANNER" | "PLEX_LD_LIBRARY_PATH" | "PLEX_SUPPORT_DIR" | "PLEX_USER" | "USE_DOCKER" | "DOCKER_NAME" | "USE_SUDO"
+  >,
   overrides: ScannerOverrides = {},
   nonInteractive = false,
 ): ScannerSettings {
@@ -72,7 +75,8 @@ export function buildScanCommand(settings: ScannerSettings, section: string, dir
   }
   if (mode.kind === "sudo") {
     // env(1) would read a command containing "=" as one more assignment.
-    if (settings.scanner.includes("=")) throw new UserError(`PLEX_SCANNER contains "=", which env(1) cannot run through sudo: ${settings.scanner}`, 2);
+    if (settings.scanner.includes("="))
+      throw new UserError(`PLEX_SCANNER contains "=", which env(1) cannot run through sudo: ${settings.scanner}`, 2);
     const assignments = Object.entries(vars).map(([k, v]) => `${k}=${v}`);
     // -n: a service has no terminal to type a password into, so sudo must fail instead of waiting.
     const sudoFlags = mode.nonInteractive ? ["-n", "-u", mode.user] : ["-u", mode.user];

@@ -1,11 +1,5 @@
 import { Writable } from "node:stream";
-import {
-  TargetAuthError,
-  TargetFatalError,
-  TargetUnavailableError,
-  type Library,
-  type Target,
-} from "../../domain.js";
+import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../../domain.js";
 import type { Config } from "../../config/types.js";
 import type { Logger } from "../../lib/logger.js";
 import { openPlexLibraryDb } from "./library-db.js";
@@ -77,10 +71,7 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
 }
 
 /** Builds the target from the config, with sudo never waiting for a password. */
-export function createScannerTargetFromConfig(
-  config: Config,
-  deps: Omit<ScannerTargetOptions, "settings" | "databasePath">,
-): Target {
+export function createScannerTargetFromConfig(config: Config, deps: Omit<ScannerTargetOptions, "settings" | "databasePath">): Target {
   const settings = resolveScannerSettings(config, {}, true);
   return createScannerTarget({ ...deps, settings, databasePath: config.PLEX_DATABASE_PATH });
 }

@@ -106,7 +106,11 @@ export function createFakeBin(): FakeBin {
     env,
     records: () =>
       existsSync(recordFile)
-        ? readFileSync(recordFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Recorded)
+        ? readFileSync(recordFile, "utf8")
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Recorded)
         : [],
   };
 }

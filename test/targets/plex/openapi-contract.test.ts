@@ -59,7 +59,10 @@ describe.skipIf(!present)("Plex OpenAPI contract (LukeHagar/plex-api-spec)", () 
   it("leaves /identity unauthenticated and gives it claimed, machineIdentifier and version", () => {
     const identity = need(at(spec, "paths", "/identity", "get"), "identity operation");
     expect(need(at(identity, "security"), "security").map((l) => l.trim())).toEqual(["- {}"]);
-    const fields = need(at(identity, "responses", "200", "content", "application/json", "schema", "properties", "MediaContainer", "properties"), "fields");
+    const fields = need(
+      at(identity, "responses", "200", "content", "application/json", "schema", "properties", "MediaContainer", "properties"),
+      "fields",
+    );
     for (const name of ["claimed", "machineIdentifier", "version"]) expect(at(fields, name)).toBeDefined();
   });
 
@@ -92,7 +95,10 @@ describe.skipIf(!present)("Plex OpenAPI contract (LukeHagar/plex-api-spec)", () 
           const declared = at(properties, name);
           const type = declared && scalar(declared, "type");
           if (!type || KNOWN_SPEC_MISMATCHES.has(name) || type === "array") continue;
-          expect({ name, type: type === "integer" ? "number" : typeof value }).toEqual({ name, type: type === "integer" ? "number" : type });
+          expect({ name, type: type === "integer" ? "number" : typeof value }).toEqual({
+            name,
+            type: type === "integer" ? "number" : type,
+          });
         }
       }
     });

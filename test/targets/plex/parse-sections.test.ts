@@ -53,7 +53,8 @@ describe("parseSections", () => {
   });
 
   it("ignores locations whose path is not a string", () => {
-    const json = '{"MediaContainer":{"Directory":[{"key":"1","title":"M","type":"movie","Location":[{"id":1},{"path":7},{"path":"/ok"}]}]}}';
+    const json =
+      '{"MediaContainer":{"Directory":[{"key":"1","title":"M","type":"movie","Location":[{"id":1},{"path":7},{"path":"/ok"}]}]}}';
     expect(parseSections(json, "application/json")).toEqual([{ id: "1", title: "M", type: "movie", locations: ["/ok"] }]);
   });
 

@@ -52,7 +52,11 @@ describe("PlexTarget library cache", () => {
 
   it("shares one request between callers that ask at the same time", async () => {
     const lists = await Promise.all([target.listLibraries(), target.listLibraries(), target.refreshLibraries()]);
-    expect(lists.map(ids)).toEqual([["1", "2"], ["1", "2"], ["1", "2"]]);
+    expect(lists.map(ids)).toEqual([
+      ["1", "2"],
+      ["1", "2"],
+      ["1", "2"],
+    ]);
     expect(sectionFetches()).toBe(1);
   });
 
