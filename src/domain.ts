@@ -11,6 +11,14 @@ export interface ScanRequest {
   source: string;
   /** The event that caused it ("Download", "Rename", "Manual", "DriveChange", ...). */
   event: string;
+  /**
+   * Files the request named, in the same path form as `folder` and inside it
+   * (an import, an upgrade, a manual file path). Absent or empty when the
+   * request named only a folder.
+   */
+  files?: string[];
+  /** True when the event removed `files` (a delete, a rename's old path): they are expected to be gone. */
+  deletion?: boolean;
 }
 
 /** A media-server library (Plex calls it a section). */
@@ -27,8 +35,12 @@ export interface Target {
   readonly name: string;
   /** Libraries of the media server; throws a Target*Error when it cannot tell. */
   listLibraries(): Promise<Library[]>;
-  /** Scan `folder` in `library`; resolves when the media server accepted it. */
-  scan(folder: string, library: Library): Promise<void>;
+  /**
+   * Scan `folder` in `library`; resolves when the media server accepted it.
+   * `files` (same path form, inside `folder`) lets a server that can scan
+   * single files (Jellyfin, Emby) narrow the scan; others ignore it.
+   */
+  scan(folder: string, library: Library, files?: readonly string[]): Promise<void>;
 }
 
 /** Durable sink of scan requests; returns once the requests are committed. */
