@@ -42,7 +42,8 @@ export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: 
     merged.lastRequestedAt,
     merged.dueAt,
   );
-  for (const target of ctx.targets) ctx.st.insertDelivery.run(Number(lastInsertRowid), target, merged.dueAt, now);
+  for (const target of ctx.targets)
+    ctx.st.insertDelivery.run(Number(lastInsertRowid), target, "pending", merged.priority, merged.dueAt, now);
   return { kind: "created", folder: merged.folder, dueAt: merged.dueAt };
 }
 
@@ -91,7 +92,7 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
     facts.event,
     id,
   );
-  ctx.st.pushDeliveries.run(facts.dueAt, now, id);
+  ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
@@ -28,9 +30,21 @@ export interface ScanQueueOptions {
   history?: Partial<deliveries.HistoryLimits>;
   /**
    * Reset deliveries a crash left `delivering` (default true). Only the
-   * process that delivers may do it; a read-only inspector passes false.
+   * process that delivers, holding the instance lock, may do it; a read-only
+   * inspector passes false.
    */
   recover?: boolean;
+  /** Who this process is in claims (default: host, pid and a random tag). */
+  owner?: string;
+  /** How long a claim holds without renewal (default 2 min; the scheduler renews every 30 s). */
+  leaseMs?: number;
+}
+
+export const DEFAULT_LEASE_MS = 2 * 60_000;
+
+/** A claim owner unique to this process run. */
+export function newOwnerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 }
 
 /**
@@ -64,6 +78,9 @@ export class ScanQueue implements ScanSink {
       maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs(options.delayMs),
       history: { done: 1_000, failed: 10_000, ...options.history },
       logger: options.logger,
+      owner: options.owner ?? newOwnerId(),
+      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      finishedSincePrune: 0,
     };
     if (options.recover ?? true) {
       const reset = this.transaction(() => deliveries.recoverInterrupted(this.ctx, this.clock.now()));
@@ -143,16 +160,32 @@ export class ScanQueue implements ScanSink {
     return this.transaction(() => deliveries.claimDue(this.ctx, target, this.clock.now(), limit));
   }
 
-  recordDone(job: DeliveryJob, libraries: LibraryRef[]): void {
-    this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
+  /** The record* calls answer false when the claim is no longer ours (its lease ran out and was released). */
+  recordDone(job: DeliveryJob, libraries: LibraryRef[]): boolean {
+    return this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
   }
 
-  recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): void {
-    this.transaction(() => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, this.clock.now()));
+  recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): boolean {
+    return this.transaction(() => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, this.clock.now()));
   }
 
-  recordFailed(job: DeliveryJob, error: string, libraries: LibraryRef[] | null = null): void {
-    this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
+  recordFailed(job: DeliveryJob, error: string, libraries: LibraryRef[] | null = null): boolean {
+    return this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
+  }
+
+  /** Extends the lease of every claim this process holds. */
+  renewLeases(): number {
+    return this.transaction(() => deliveries.renewLeases(this.ctx, this.clock.now()));
+  }
+
+  /** Puts claims whose lease ran out back to pending; returns them. */
+  releaseExpiredLeases(): Array<{ id: number; owner: string }> {
+    return this.transaction(() => deliveries.releaseExpiredLeases(this.ctx, this.clock.now()));
+  }
+
+  /** When the earliest lease of a claim in flight ends, if any. */
+  nextLeaseEnd(): number | undefined {
+    return (this.st.nextLeaseEnd.get() as { at: number | null }).at ?? undefined;
   }
 
   /** Gives up waiting deliveries of scans first requested at or before `cutoff`. */
