@@ -122,7 +122,7 @@ function reopenIfUntouched(ctx: DeliveryContext, scanId: number, now: number): v
   if (scan?.state === "closed") reopenScan(ctx, scan, now);
 }
 
-function finishIfComplete(ctx: DeliveryContext, scanId: number, now: number): void {
+export function finishIfComplete(ctx: DeliveryContext, scanId: number, now: number): void {
   const counts = deliveryCounts(ctx, scanId);
   if (counts.pending + counts.waiting + counts.delivering + counts.confirming > 0) return;
   const state = counts.failed > 0 ? "failed" : counts.unconfirmed > 0 ? "unconfirmed" : "done";

@@ -2,6 +2,7 @@ import type { Target } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { deliverFolder, type DeliveryOutcome } from "./deliver.js";
+import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
 import { planOutcome, type OutcomeWrite } from "./record-outcome.js";
 import type { ScanQueue } from "./scan-queue.js";
@@ -22,6 +23,9 @@ export type DeliveryQueue = Pick<
   | "renewLeases"
   | "releaseExpiredLeases"
   | "nextLeaseEnd"
+  | "dueFileChecks"
+  | "recordFileChecks"
+  | "nextFileCheckAt"
 >;
 
 export interface DeliveryOptions {
@@ -32,6 +36,10 @@ export interface DeliveryOptions {
   /** [0, 1) source for backoff jitter; Math.random by default. */
   random?: () => number;
   policy?: Partial<DeliveryPolicy>;
+  /** File-exists checks for scans that named files (the queue must have its fileChecks policy). */
+  fileChecker?: FileChecker;
+  /** Anchors that must be present before anything is delivered. */
+  anchors?: AnchorCheck;
 }
 
 export interface DeliveryHandle {
@@ -58,6 +66,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   // written again on every tick, while their claims stay leased to us.
   const unrecorded: OutcomeWrite[] = [];
   const outcomes = { queue, policy, logger, random };
+  const gates = createGates({ queue, clock, logger, fileChecker: options.fileChecker, anchors: options.anchors, wake: () => tick() });
   let timer: unknown;
   let armedAt = Infinity;
   let stopping = false;
@@ -87,13 +96,24 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     }
     try {
       keepLeases(now);
-      expireOld(now);
-      for (const target of targets) {
+      // While anchors are missing they are looked for again now and then, and nothing
+      // is dropped either: the maximum age waits.
+      if (gates.anchorsMissing()) gates.anchorsOk(now);
+      else expireOld(now);
+      gates.runFileChecks(now);
+      const ready = targets.filter((target) => {
         const free = policy.concurrencyPerTarget - (inFlight.get(target.name) ?? 0);
-        if (free <= 0 || health.get(target.name)?.isHeld(now)) continue;
-        for (const job of queue.claimDue(target.name, free)) start(target, job);
+        return free > 0 && !health.get(target.name)?.isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
+      });
+      // Missing anchors pause every delivery: nothing is sent and no attempt is counted.
+      const paused = ready.length > 0 && !gates.anchorsOk(now);
+      if (!paused) {
+        for (const target of ready) {
+          const free = policy.concurrencyPerTarget - (inFlight.get(target.name) ?? 0);
+          for (const job of queue.claimDue(target.name, free)) start(target, job);
+        }
       }
-      arm(nextWakeAt(now));
+      arm(Math.max(now, Math.min(nextWakeAt(now, paused), gates.nextWakeAt())));
     } catch (error) {
       // The database is the only thing that can throw here; try again shortly.
       logger.error({ err: error }, "delivery scheduler could not use the queue; retrying shortly");
@@ -126,9 +146,10 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     }
   }
 
-  function nextWakeAt(now: number): number {
+  /** The next time the scheduler has work of its own; due deliveries count only when not paused by the anchors. */
+  function nextWakeAt(now: number, paused: boolean): number {
     let at = Infinity;
-    for (const target of targets) {
+    for (const target of paused ? [] : targets) {
       if ((inFlight.get(target.name) ?? 0) >= policy.concurrencyPerTarget) continue; // a completion re-ticks
       const due = queue.nextDueAt(target.name);
       if (due !== undefined) at = Math.min(at, Math.max(due, health.get(target.name)?.heldUntil ?? 0));
@@ -137,7 +158,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
     const leaseEnd = queue.nextLeaseEnd();
     if (leaseEnd !== undefined) at = Math.min(at, Math.max(leaseEnd, leasesCheckedAt + policy.leaseRenewMs, now));
-    const oldest = queue.oldestWaitingSince();
+    const oldest = paused ? undefined : queue.oldestWaitingSince();
     return oldest === undefined ? at : Math.min(at, oldest + policy.maxAgeMs);
   }
 
@@ -199,6 +220,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
         logger.warn({ inFlight: running.size }, "stopped with deliveries in flight; they resume on the next start");
       }
     }
+    await gates.idle();
     try {
       writeUnrecorded();
     } catch (error) {
