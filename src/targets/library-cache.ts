@@ -21,6 +21,9 @@ export interface LibraryCacheOptions {
   initial?: Library[];
 }
 
+/** The knobs a target passes through to its cache. */
+export type LibraryCacheTuning = Pick<LibraryCacheOptions, "clock" | "logger" | "ttlMs" | "missRefetchMs">;
+
 export const DEFAULT_LIBRARY_TTL_MS = 5 * 60_000;
 /** A path in no library refetches the list at most this often, so bad requests cannot flood the media server. */
 export const DEFAULT_MISS_REFETCH_MS = 30_000;

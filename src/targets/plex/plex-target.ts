@@ -1,23 +1,18 @@
+import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
 import { TargetUnavailableError, type Library, type Target } from "../../domain.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
-import { LibraryCache } from "../library-cache.js";
+import { LibraryCache, type LibraryCacheTuning } from "../library-cache.js";
 import { PlexApiClient } from "./api.js";
 
 /** The two calls the target makes; PlexApiClient has them, tests may pass less. */
 export type PlexApi = Pick<PlexApiClient, "listLibraries" | "refresh">;
 
-export interface PlexTargetOptions {
+export interface PlexTargetOptions extends LibraryCacheTuning {
   api: PlexApi;
   /** Shown in logs and the API; "plex" (the flat PLEX_* keys) by default. */
   name?: string;
-  clock?: Clock;
-  logger?: Logger;
-  /** How long a fetched library list is trusted. Defaults to 5 minutes. */
-  ttlMs?: number;
-  /** A folder no library holds refetches the list at most this often. Defaults to 30 s. */
-  missRefetchMs?: number;
 }
 
 /**
@@ -32,17 +27,11 @@ export class PlexTarget implements Target {
   private readonly logger: Logger | undefined;
 
   constructor(options: PlexTargetOptions) {
-    this.name = options.name ?? "plex";
-    this.api = options.api;
+    const { api, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
+    this.name = name;
+    this.api = api;
     this.logger = options.logger;
-    this.libraries = new LibraryCache({
-      fetch: () => this.api.listLibraries(),
-      name: this.name,
-      clock: options.clock,
-      logger: options.logger,
-      ttlMs: options.ttlMs,
-      missRefetchMs: options.missRefetchMs,
-    });
+    this.libraries = new LibraryCache({ ...tuning, name, fetch: () => this.api.listLibraries() });
   }
 
   /** The last library list Plex gave, or undefined until one fetch succeeded. Never blocks. */
@@ -94,7 +83,7 @@ export interface PlexTargetDeps {
 
 /** The Plex target described by the flat keys (PLEX_LOCAL_URL, PLEX_TOKEN). */
 export function createPlexTarget(config: Pick<Config, "PLEX_LOCAL_URL" | "PLEX_TOKEN">, deps: PlexTargetDeps = {}): PlexTarget {
-  return createNamedPlexTarget({ name: "plex", url: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN }, deps);
+  return createNamedPlexTarget({ name: PLEX_TARGET_NAMES.api, url: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN }, deps);
 }
 
 export interface PlexTargetSettings {
