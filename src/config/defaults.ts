@@ -117,5 +117,14 @@ export const PLEX_TARGET_NAMES: Readonly<Record<ScanMethod, string>> = { api: "p
 
 /** A TARGETS entry as written, with the optional fields filled in. */
 export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME" | "URL"> & Partial<TargetConfig>): TargetConfig {
-  return { TOKEN: "", USERNAME: "", PASSWORD: "", PATH_MAPPINGS: {}, ENABLED: true, ...entry };
+  return {
+    TYPE: entry.TYPE,
+    NAME: entry.NAME,
+    URL: entry.URL,
+    TOKEN: entry.TOKEN ?? "",
+    USERNAME: entry.USERNAME ?? "",
+    PASSWORD: entry.PASSWORD ?? "",
+    PATH_MAPPINGS: entry.PATH_MAPPINGS ?? {},
+    ENABLED: entry.ENABLED ?? true,
+  };
 }

@@ -52,7 +52,7 @@ export class AutoscanTarget implements Target {
     return this.libraries.listLibraries();
   }
 
-  async scan(folder: string, _library: Library): Promise<void> {
+  async scan(folder: string, _library: Library, _files?: readonly string[]): Promise<void> {
     try {
       await this.api.trigger([folder]);
     } catch (error) {
