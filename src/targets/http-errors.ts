@@ -28,11 +28,18 @@ export function errorForStatus(status: number, action: string, server: ServerLab
   return new TargetFatalError(`${said}${hint}`);
 }
 
+/**
+ * The server gave no HTTP answer at all (refused, reset, DNS, our own
+ * time-out). Still a TargetUnavailableError; the subclass tells a target
+ * that trying another endpoint of the same server now would only fail again.
+ */
+export class NoAnswerError extends TargetUnavailableError {}
+
 /** A request that got no HTTP answer at all: refused, reset, DNS, or our own time-out. */
 export function errorForFailure(error: unknown, action: string, server: ServerLabel, timeoutMs: number): Error {
   const at = `${server.kind} at ${server.where}`;
-  if (isTimeout(error)) return new TargetUnavailableError(`${at} did not answer within ${timeoutMs} ms when asked to ${action}`);
-  return new TargetUnavailableError(`${at} is unreachable (${describeCause(error)}) when asked to ${action}`);
+  if (isTimeout(error)) return new NoAnswerError(`${at} did not answer within ${timeoutMs} ms when asked to ${action}`);
+  return new NoAnswerError(`${at} is unreachable (${describeCause(error)}) when asked to ${action}`);
 }
 
 export function isTimeout(error: unknown): boolean {

@@ -17,6 +17,7 @@ export interface FakeAutoscan {
   url: string;
   /** The `dir` values of each accepted manual trigger, one array per call. */
   triggers: string[][];
+  /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeAutoscanRequest[];
   setAvailability(next: Availability): Promise<void>;
   waitForTriggers(count: number, timeoutMs?: number): Promise<void>;
@@ -36,9 +37,13 @@ export async function startFakeAutoscan(options: FakeAutoscanOptions = {}): Prom
   const expected =
     options.username && options.password ? `Basic ${Buffer.from(`${options.username}:${options.password}`).toString("base64")}` : undefined;
 
-  const handle = ({ req, url }: FakeRequest, res: ServerResponse): void => {
-    const authorized = expected === undefined || req.headers.authorization === expected;
-    requests.push({ method: req.method ?? "GET", url: req.url ?? "/", authorized });
+  const isAuthorized = ({ req }: FakeRequest): boolean => expected === undefined || req.headers.authorization === expected;
+  const observe = (request: FakeRequest): void => {
+    requests.push({ method: request.req.method ?? "GET", url: request.req.url ?? "/", authorized: isAuthorized(request) });
+  };
+  const handle = (request: FakeRequest, res: ServerResponse): void => {
+    const { req, url } = request;
+    const authorized = isAuthorized(request);
     if (url.pathname === "/health" && req.method === "GET") return send(res, 200, "");
     if (url.pathname !== "/triggers/manual") return send(res, 404, "404 page not found\n");
     if (!authorized) {
@@ -54,7 +59,7 @@ export async function startFakeAutoscan(options: FakeAutoscanOptions = {}): Prom
     send(res, 200, "");
   };
 
-  const server = await startLoopback(handle);
+  const server = await startLoopback(handle, observe);
   return {
     url: server.url,
     triggers,

@@ -21,6 +21,7 @@ export interface FakeEmby {
   url: string;
   token: string;
   mediaUpdates: RecordedUpdate[][];
+  /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeEmbyRequest[];
   setLibraries(libraries: FakeLibrary[]): void;
   setAvailability(next: Availability): Promise<void>;
@@ -42,12 +43,19 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
 
-  const handle = (request: FakeRequest, res: ServerResponse): void => {
-    const { req, url } = request;
+  const identify = ({ req, url }: FakeRequest) => {
     const underEmby = /^\/emby(\/|$)/i.test(url.pathname);
     const path = (underEmby ? url.pathname.slice(5) : url.pathname).toLowerCase();
     const tokenIn = req.headers["x-emby-token"] === token ? "header" : url.searchParams.get("api_key") === token ? "query" : "none";
-    requests.push({ method: req.method ?? "GET", url: req.url ?? "/", underEmby, tokenIn });
+    return { underEmby, path, tokenIn } as const;
+  };
+  const observe = (request: FakeRequest): void => {
+    const { underEmby, tokenIn } = identify(request);
+    requests.push({ method: request.req.method ?? "GET", url: request.req.url ?? "/", underEmby, tokenIn });
+  };
+  const handle = (request: FakeRequest, res: ServerResponse): void => {
+    const { req } = request;
+    const { path, tokenIn } = identify(request);
     const route = `${req.method} ${path}`;
     if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0" });
     if (!KNOWN_ROUTES.has(route)) return sendJson(res, 404);
@@ -61,7 +69,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     sendJson(res, options.successStatus ?? 200);
   };
 
-  const server = await startLoopback(handle);
+  const server = await startLoopback(handle, observe);
   return {
     url: server.url,
     token,

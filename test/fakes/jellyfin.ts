@@ -34,6 +34,7 @@ export interface FakeJellyfin {
   scanPaths: string[];
   /** The Path of every ScanPath call that reached the plugin, accepted or not ("" when missing). */
   scanPathCalls: string[];
+  /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeJellyfinRequest[];
   setLibraries(libraries: FakeLibrary[]): void;
   setPlugin(installed: boolean): void;
@@ -64,11 +65,17 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   const requests: FakeJellyfinRequest[] = [];
   const waiter = createWaiter();
 
-  const handle = (request: FakeRequest, res: ServerResponse): void => {
-    const { req, url } = request;
+  const identify = ({ req, url }: FakeRequest) => {
     const presented = readToken(req, url, options.legacyAuthorization ?? false);
     const who = presented.token === token ? "admin" : presented.token === userToken ? "user" : "none";
-    requests.push({ method: req.method ?? "GET", url: req.url ?? "/", auth: who === "none" ? "none" : presented.via });
+    return { who, via: who === "none" ? "none" : presented.via } as const;
+  };
+  const observe = (request: FakeRequest): void => {
+    requests.push({ method: request.req.method ?? "GET", url: request.req.url ?? "/", auth: identify(request).via });
+  };
+  const handle = (request: FakeRequest, res: ServerResponse): void => {
+    const { req, url } = request;
+    const { who } = identify(request);
     const route = `${req.method} ${url.pathname.toLowerCase()}`;
     if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0" });
     if (!KNOWN_ROUTES.has(route) && !(plugin && route === "POST /library/scanpath")) return sendJson(res, 404);
@@ -88,7 +95,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     answerScanPath(request, res, scanPathStatus, { accepted: scanPaths, calls: scanPathCalls });
   };
 
-  const server = await startLoopback(handle);
+  const server = await startLoopback(handle, observe);
   return {
     url: server.url,
     token,

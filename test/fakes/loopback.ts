@@ -23,21 +23,29 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-/** The fakes' common ground: a server on 127.0.0.1:<random port> that can be told to fail. */
-export async function startLoopback(handle: (request: FakeRequest, res: ServerResponse) => void): Promise<LoopbackServer> {
+/**
+ * The fakes' common ground: a server on 127.0.0.1:<random port> that can be
+ * told to fail. `observe` sees every request that arrives, answered or not
+ * (a fake records its requests there); `handle` answers while "up".
+ */
+export async function startLoopback(
+  handle: (request: FakeRequest, res: ServerResponse) => void,
+  observe: (request: FakeRequest) => void = () => undefined,
+): Promise<LoopbackServer> {
   let availability: Availability = "up";
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      const request = { req, url: new URL(req.url ?? "/", "http://fake"), body: Buffer.concat(chunks).toString("utf8") };
+      observe(request);
       if (availability === "hang") return;
       if (availability === "down") {
         res.writeHead(503, { "Content-Type": "text/plain" });
         res.end("Service Unavailable");
         return;
       }
-      const url = new URL(req.url ?? "/", "http://fake");
-      handle({ req, url, body: Buffer.concat(chunks).toString("utf8") }, res);
+      handle(request, res);
     });
   });
   server.listen(0, "127.0.0.1");

@@ -1,5 +1,6 @@
 import { TargetAuthError, TargetUnavailableError, type Library, type Target } from "../../domain.js";
 import type { Logger } from "../../lib/logger.js";
+import { NoAnswerError } from "../http-errors.js";
 import { LibraryCache, type LibraryCacheTuning } from "../library-cache.js";
 import type { JellyfinApiClient } from "./api.js";
 
@@ -46,17 +47,18 @@ export class JellyfinTarget implements Target {
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
     const paths = files && files.length > 0 ? [...files] : [folder];
-    const left = (await this.pluginPresent()) ? await this.scanThroughPlugin(paths) : paths;
-    if (left.length === 0) return;
+    let left = paths;
     try {
-      await this.api.mediaUpdated(left.map((path) => ({ path, updateType: "Modified" })));
+      if (await this.pluginPresent()) left = await this.scanThroughPlugin(paths);
+      if (left.length > 0) await this.api.mediaUpdated(left.map((path) => ({ path, updateType: "Modified" })));
     } catch (error) {
       // The server may come back with the plugin installed or removed: probe again next time.
       this.plugin = "unknown";
       if (error instanceof TargetUnavailableError) this.libraries.markStale();
       throw error;
     }
-    this.logger?.debug({ target: this.name, folder, library: library.title, paths: left.length }, "jellyfin media update sent");
+    const fields = { target: this.name, folder, library: library.title, plugin: paths.length - left.length, updated: left.length };
+    this.logger?.debug(fields, "jellyfin scan requested");
   }
 
   private async pluginPresent(): Promise<boolean> {
@@ -65,7 +67,8 @@ export class JellyfinTarget implements Target {
       this.plugin = (await this.api.hasScanPath()) ? "present" : "absent";
       this.logger?.info({ target: this.name, plugin: this.plugin }, "jellyfin targeted-scans plugin probed");
     } catch (error) {
-      // Undecided; Media/Updated will say what is wrong with the server.
+      // A server that refuses us or does not answer would do the same to Media/Updated: fail now, probe next time.
+      if (error instanceof TargetAuthError || error instanceof NoAnswerError) throw error;
       this.logger?.debug({ target: this.name, err: describe(error) }, "could not probe the jellyfin targeted-scans plugin");
     }
     return this.plugin === "present";
@@ -79,7 +82,8 @@ export class JellyfinTarget implements Target {
         const result = await this.api.scanPath(path);
         if (result.kind === "not-placed") left.push(path);
       } catch (error) {
-        if (error instanceof TargetAuthError) throw error;
+        // Refused, or no answer at all: Media/Updated would fare the same (and wait out the same time-out).
+        if (error instanceof TargetAuthError || error instanceof NoAnswerError) throw error;
         this.plugin = "unknown";
         this.logger?.warn({ target: this.name, path, err: describe(error) }, "targeted-scans plugin failed; falling back to Media/Updated");
         return [...left, ...paths.slice(i)];

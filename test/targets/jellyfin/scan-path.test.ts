@@ -99,10 +99,29 @@ describe("the targeted-scans plugin", () => {
     expect(jellyfin.mediaUpdates).toEqual([]);
   });
 
-  it("times out a hung plugin call and leaves the scan for a retry", async () => {
+  it("times out a hung plugin call once, without waiting on Media/Updated too, and probes again on the retry", async () => {
     await target.scan(SEASON, SHOWS, [E1]);
     await jellyfin.setAvailability("hang");
     await expect(target.scan(SEASON, SHOWS, [E2])).rejects.toThrow(`did not answer within ${TIMEOUT_MS} ms`);
     expect(target.pluginState()).toBe("unknown");
+    expect(jellyfin.requests.filter((r) => r.url === "/Library/Media/Updated")).toEqual([]);
+    await jellyfin.setAvailability("up");
+    await target.scan(SEASON, SHOWS, [E2]);
+    expect(jellyfin.scanPaths).toEqual([E1, E2]);
+    expect(probes()).toBe(2);
+  });
+
+  it("fails at once when the server refuses connections during the probe", async () => {
+    await jellyfin.setAvailability("refuse");
+    await expect(target.scan(SEASON, SHOWS)).rejects.toThrow("unreachable (ECONNREFUSED)");
+    await jellyfin.setAvailability("up");
+    expect(jellyfin.requests).toEqual([]);
+    expect(target.pluginState()).toBe("unknown");
+  });
+
+  it("falls back to Media/Updated when the probe gets a server error", async () => {
+    await jellyfin.setAvailability("down");
+    await expect(target.scan(SEASON, SHOWS)).rejects.toThrow("answered 503");
+    expect(jellyfin.requests.map((r) => r.url)).toEqual(["/Library/ScanPath", "/Library/Media/Updated"]);
   });
 });
