@@ -44,11 +44,6 @@ export interface BuiltTarget {
   stop(): void;
 }
 
-/** A target that keeps its libraries in a LibraryCache (every HTTP target). */
-interface CachedTarget extends Target {
-  readonly libraries: LibraryCache;
-}
-
 /**
  * Every enabled target, in order: first the Plex target of the flat PLEX_*
  * keys (unless PLEX_ENABLED is false; API or scanner method as configured,
@@ -91,7 +86,7 @@ function buildFlatPlex(config: Config, deps: TargetBuildDeps): BuiltTarget {
   return assemble(plex, plex.libraries, "plex", identity);
 }
 
-function buildEntry(entry: TargetConfig, at: string, deps: TargetBuildDeps): CachedTarget {
+function buildEntry(entry: TargetConfig, at: string, deps: TargetBuildDeps): Target & { readonly libraries: LibraryCache } {
   const { clock, logger, fetch, timeoutMs } = deps;
   const keys = { urlKey: `${at}.URL`, tokenKey: `${at}.TOKEN` };
   const common = { baseUrl: entry.URL, token: entry.TOKEN, ...keys, timeoutMs, fetch };
@@ -138,6 +133,6 @@ function identity(path: string): string {
   return path;
 }
 
-function hasCache(target: Target): target is CachedTarget {
-  return (target as Partial<CachedTarget>).libraries instanceof LibraryCache;
+function hasCache(target: Target): target is Target & { readonly libraries: LibraryCache } {
+  return (target as { libraries?: unknown }).libraries instanceof LibraryCache;
 }

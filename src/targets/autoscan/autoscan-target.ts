@@ -1,6 +1,6 @@
-import { TargetUnavailableError, type Library, type Target } from "../../domain.js";
-import type { Logger } from "../../lib/logger.js";
-import { LibraryCache, type LibraryCacheTuning } from "../library-cache.js";
+import type { Library } from "../../domain.js";
+import { CachedTarget } from "../cached-target.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
 import type { AutoscanApiClient } from "./api.js";
 
 export type AutoscanApi = Pick<AutoscanApiClient, "available" | "trigger">;
@@ -25,40 +25,22 @@ export const CATCH_ALL_LIBRARY: Library = { id: "all", title: "all folders", typ
  * and again after a failed scan) and returns the catch-all library; a scan
  * sends the folder (autoscan scans folders, so named files are not sent).
  */
-export class AutoscanTarget implements Target {
-  readonly name: string;
-  readonly libraries: LibraryCache;
+export class AutoscanTarget extends CachedTarget {
   private readonly api: AutoscanApi;
-  private readonly logger: Logger | undefined;
 
   constructor(options: AutoscanTargetOptions) {
     const { name, api, ...tuning } = options;
-    this.name = name;
+    const check = async (): Promise<Library[]> => {
+      await api.available();
+      return [CATCH_ALL_LIBRARY];
+    };
+    // Known before any check, so requests are never refused for this target.
+    super(name, tuning, check, [CATCH_ALL_LIBRARY]);
     this.api = api;
-    this.logger = options.logger;
-    this.libraries = new LibraryCache({
-      ...tuning,
-      name,
-      // Known before any check, so requests are never refused for this target.
-      initial: [CATCH_ALL_LIBRARY],
-      fetch: async () => {
-        await this.api.available();
-        return [CATCH_ALL_LIBRARY];
-      },
-    });
-  }
-
-  listLibraries(): Promise<Library[]> {
-    return this.libraries.listLibraries();
   }
 
   async scan(folder: string, _library: Library, _files?: readonly string[]): Promise<void> {
-    try {
-      await this.api.trigger([folder]);
-    } catch (error) {
-      if (error instanceof TargetUnavailableError) this.libraries.markStale();
-      throw error;
-    }
+    await this.refetchOnOutage(() => this.api.trigger([folder]));
     this.logger?.debug({ target: this.name, folder }, "autoscan trigger sent");
   }
 }

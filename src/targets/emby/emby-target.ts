@@ -1,6 +1,6 @@
-import { TargetUnavailableError, type Library, type Target } from "../../domain.js";
-import type { Logger } from "../../lib/logger.js";
-import { LibraryCache, type LibraryCacheTuning } from "../library-cache.js";
+import type { Library } from "../../domain.js";
+import { CachedTarget } from "../cached-target.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
 import type { EmbyApiClient } from "./api.js";
 
 export type EmbyApi = Pick<EmbyApiClient, "listLibraries" | "mediaUpdated">;
@@ -15,32 +15,18 @@ export interface EmbyTargetOptions extends LibraryCacheTuning {
  * folder, in one `POST /Library/Media/Updated` with UpdateType "Created"
  * (what autoscan sends Emby; Emby then looks at whatever changed there).
  */
-export class EmbyTarget implements Target {
-  readonly name: string;
-  readonly libraries: LibraryCache;
+export class EmbyTarget extends CachedTarget {
   private readonly api: EmbyApi;
-  private readonly logger: Logger | undefined;
 
   constructor(options: EmbyTargetOptions) {
     const { name, api, ...tuning } = options;
-    this.name = name;
+    super(name, tuning, () => api.listLibraries());
     this.api = api;
-    this.logger = options.logger;
-    this.libraries = new LibraryCache({ ...tuning, name, fetch: () => this.api.listLibraries() });
-  }
-
-  listLibraries(): Promise<Library[]> {
-    return this.libraries.listLibraries();
   }
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
     const paths = files && files.length > 0 ? files : [folder];
-    try {
-      await this.api.mediaUpdated(paths.map((path) => ({ path, updateType: "Created" })));
-    } catch (error) {
-      if (error instanceof TargetUnavailableError) this.libraries.markStale();
-      throw error;
-    }
+    await this.refetchOnOutage(() => this.api.mediaUpdated(paths.map((path) => ({ path, updateType: "Created" }))));
     this.logger?.debug({ target: this.name, folder, library: library.title, paths: paths.length }, "emby media update sent");
   }
 }

@@ -1,20 +1,9 @@
-import type { Library } from "../../domain.js";
-import { HttpClient, isFields } from "../http-client.js";
+import { isFields } from "../http-client.js";
+import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser-client.js";
+import { readVirtualFolders } from "../media-browser.js";
 import { parseServerUrl } from "../server-url.js";
-import { describeUpdates, mediaUpdatedBody, readVirtualFolders, type MediaUpdate } from "../media-browser.js";
 
-export interface JellyfinApiOptions {
-  /** The server's address, e.g. `http://jellyfin:8096` (a reverse-proxy sub-path is kept). */
-  baseUrl: string;
-  /** An API key (Dashboard → API Keys) or an admin's access token. */
-  token: string;
-  /** Config keys of the URL and the token, for messages. */
-  urlKey: string;
-  tokenKey: string;
-  /** Per request; 30 s by default. */
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-}
+export type JellyfinApiOptions = MediaBrowserApiOptions;
 
 /** What the targeted-scans plugin said about one path. */
 export type ScanPathResult =
@@ -24,37 +13,27 @@ export type ScanPathResult =
   | { kind: "not-placed"; status: string };
 
 /**
- * The Jellyfin HTTP API, reduced to what a scan trigger needs (apis.md §4.1).
- * The token travels only in `Authorization: MediaBrowser Token="…"`, the one
- * form every version accepts (v12 turns the legacy headers and `api_key` off).
+ * The Jellyfin HTTP API, reduced to what a scan trigger needs (apis.md §4.1):
+ * libraries from `GET /Library/VirtualFolders` (an API key or an admin: 403
+ * otherwise), `POST /Library/Media/Updated` (204; Jellyfin looks after its
+ * LibraryMonitorDelay, 60 s by default), and the targeted-scans plugin's
+ * `POST /Library/ScanPath`. The token travels only in `Authorization:
+ * MediaBrowser Token="…"`, the one form every version accepts (v12 turns the
+ * legacy headers and `api_key` off).
  */
-export class JellyfinApiClient {
-  readonly where: string;
-  private readonly http: HttpClient;
-
+export class JellyfinApiClient extends MediaBrowserClient {
   constructor(options: JellyfinApiOptions) {
-    const root = parseServerUrl(options.baseUrl, options.urlKey, options.tokenKey);
-    this.where = root;
-    this.http = new HttpClient({
-      label: { kind: "Jellyfin", where: root, credential: options.tokenKey },
-      root,
+    super({
+      kind: "Jellyfin",
+      root: parseServerUrl(options.baseUrl, options.urlKey, options.tokenKey),
       headers: { Authorization: `MediaBrowser Token="${options.token}"` },
-      secrets: [options.token],
+      token: options.token,
+      tokenKey: options.tokenKey,
+      librariesPath: "/Library/VirtualFolders",
+      readLibraries: readVirtualFolders,
       timeoutMs: options.timeoutMs,
       fetch: options.fetch,
     });
-  }
-
-  /** `GET /Library/VirtualFolders` (needs an API key or an admin: 403 otherwise). */
-  async listLibraries(): Promise<Library[]> {
-    const action = "list the libraries";
-    const answer = await this.http.call("GET", "/Library/VirtualFolders", action);
-    return this.http.readJson(answer, action, readVirtualFolders);
-  }
-
-  /** `POST /Library/Media/Updated`: Jellyfin rescans each path after its LibraryMonitorDelay (60 s by default). */
-  async mediaUpdated(updates: readonly MediaUpdate[]): Promise<void> {
-    await this.http.call("POST", "/Library/Media/Updated", describeUpdates(updates), { json: mediaUpdatedBody(updates) });
   }
 
   /**

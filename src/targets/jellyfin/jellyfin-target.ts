@@ -1,7 +1,7 @@
-import { TargetAuthError, TargetUnavailableError, type Library, type Target } from "../../domain.js";
-import type { Logger } from "../../lib/logger.js";
+import { TargetAuthError, type Library } from "../../domain.js";
+import { CachedTarget } from "../cached-target.js";
 import { NoAnswerError } from "../http-errors.js";
-import { LibraryCache, type LibraryCacheTuning } from "../library-cache.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
 import type { JellyfinApiClient } from "./api.js";
 
 export type JellyfinApi = Pick<JellyfinApiClient, "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath">;
@@ -21,23 +21,14 @@ type PluginState = "unknown" | "present" | "absent";
  * (instant, no 60 s LibraryMonitorDelay); paths the plugin cannot place, and
  * every path when the plugin fails, go to `POST /Library/Media/Updated`.
  */
-export class JellyfinTarget implements Target {
-  readonly name: string;
-  readonly libraries: LibraryCache;
+export class JellyfinTarget extends CachedTarget {
   private readonly api: JellyfinApi;
-  private readonly logger: Logger | undefined;
   private plugin: PluginState = "unknown";
 
   constructor(options: JellyfinTargetOptions) {
     const { name, api, ...tuning } = options;
-    this.name = name;
+    super(name, tuning, () => api.listLibraries());
     this.api = api;
-    this.logger = options.logger;
-    this.libraries = new LibraryCache({ ...tuning, name, fetch: () => this.api.listLibraries() });
-  }
-
-  listLibraries(): Promise<Library[]> {
-    return this.libraries.listLibraries();
   }
 
   /** What is known about the targeted-scans plugin (for logs, /health and tests). */
@@ -49,12 +40,13 @@ export class JellyfinTarget implements Target {
     const paths = files && files.length > 0 ? [...files] : [folder];
     let left = paths;
     try {
-      if (await this.pluginPresent()) left = await this.scanThroughPlugin(paths);
-      if (left.length > 0) await this.api.mediaUpdated(left.map((path) => ({ path, updateType: "Modified" })));
+      await this.refetchOnOutage(async () => {
+        if (await this.pluginPresent()) left = await this.scanThroughPlugin(paths);
+        if (left.length > 0) await this.api.mediaUpdated(left.map((path) => ({ path, updateType: "Modified" })));
+      });
     } catch (error) {
       // The server may come back with the plugin installed or removed: probe again next time.
       this.plugin = "unknown";
-      if (error instanceof TargetUnavailableError) this.libraries.markStale();
       throw error;
     }
     const fields = { target: this.name, folder, library: library.title, plugin: paths.length - left.length, updated: left.length };

@@ -1,9 +1,10 @@
 import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
-import { TargetUnavailableError, type Library, type Target } from "../../domain.js";
+import type { Library } from "../../domain.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
-import { LibraryCache, type LibraryCacheTuning } from "../library-cache.js";
+import { CachedTarget } from "../cached-target.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
 import { PlexApiClient } from "./api.js";
 
 /** The two calls the target makes; PlexApiClient has them, tests may pass less. */
@@ -20,27 +21,18 @@ export interface PlexTargetOptions extends LibraryCacheTuning {
  * in a LibraryCache: refetched when older than the TTL, when a folder matches
  * no library, and after a scan failed in a way that hints at a stale section.
  */
-export class PlexTarget implements Target {
-  readonly name: string;
-  readonly libraries: LibraryCache;
+export class PlexTarget extends CachedTarget {
   private readonly api: PlexApi;
-  private readonly logger: Logger | undefined;
 
   constructor(options: PlexTargetOptions) {
     const { api, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
-    this.name = name;
+    super(name, tuning, () => api.listLibraries());
     this.api = api;
-    this.logger = options.logger;
-    this.libraries = new LibraryCache({ ...tuning, name, fetch: () => this.api.listLibraries() });
   }
 
   /** The last library list Plex gave, or undefined until one fetch succeeded. Never blocks. */
   knownLibraries(): Library[] | undefined {
     return this.libraries.knownLibraries();
-  }
-
-  listLibraries(): Promise<Library[]> {
-    return this.libraries.listLibraries();
   }
 
   /** Asks Plex now; concurrent callers share one request. */
@@ -54,13 +46,8 @@ export class PlexTarget implements Target {
   }
 
   async scan(folder: string, library: Library): Promise<void> {
-    try {
-      await this.api.refresh(library.id, folder);
-    } catch (error) {
-      // 404 means a section that may be gone: look again before the retry.
-      if (error instanceof TargetUnavailableError) this.libraries.markStale();
-      throw error;
-    }
+    // 404 means a section that may be gone: the libraries are fetched again before the retry.
+    await this.refetchOnOutage(() => this.api.refresh(library.id, folder));
     this.logger?.debug({ target: this.name, folder, library: library.title, section: library.id }, "plex scan requested");
   }
 
