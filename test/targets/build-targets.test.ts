@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig, withTargetDefaults } from "../../src/config/defaults.js";
 import type { Config, TargetConfig } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
+import type { LibraryCatalog } from "../../src/server/ingest.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { buildTargets, builtFromTarget, type BuiltTarget } from "../../src/targets/build-targets.js";
 import { PlexTarget } from "../../src/targets/plex/plex-target.js";
@@ -110,6 +111,19 @@ describe("buildTargets with TARGETS", () => {
     expect(jellyfin.mediaUpdates).toEqual([[{ path: "/media/TV-Shows/Show/Season 1/S01E01.mkv", updateType: "Modified" }]]);
     expect(emby.mediaUpdates).toEqual([[{ path: "/media/TV-Shows/Show/Season 1/S01E01.mkv", updateType: "Created" }]]);
     expect(autoscan.triggers).toEqual([["/mnt/unionfs/TV-Shows/Show/Season 1"]]);
+  });
+});
+
+describe("a built target's library cache", () => {
+  it("serves as the HTTP side's LibraryCatalog: unknown at first, known after one refresh", async () => {
+    const jellyfin = await startFakeJellyfin();
+    closers.push(jellyfin.close);
+    const targets = [entry({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })];
+    const [, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [BuiltTarget, BuiltTarget];
+    const catalog: LibraryCatalog = jf.libraries;
+    expect(catalog.knownLibraries()).toBeUndefined();
+    await catalog.refreshLibraries();
+    expect(catalog.knownLibraries()?.map((l) => l.title)).toEqual(["Movies", "Shows", "Music"]);
   });
 });
 
