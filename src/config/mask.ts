@@ -8,5 +8,6 @@ export function maskConfig(config: Config): Config {
     SERVER_PASS: maskSecret(config.SERVER_PASS),
     PLEX_TOKEN: maskSecret(config.PLEX_TOKEN),
     CLOUD: { ...config.CLOUD, CLIENT_SECRET: maskSecret(config.CLOUD.CLIENT_SECRET) },
+    TARGETS: config.TARGETS.map((t) => ({ ...t, TOKEN: maskSecret(t.TOKEN), PASSWORD: maskSecret(t.PASSWORD) })),
   };
 }
