@@ -39,6 +39,7 @@ export function claimDue(ctx: DeliveryContext, target: string, now: number, limi
     jobs.push(...(ctx.st.claimable.all(target, priority, now, limit - jobs.length) as DeliveryJob[]));
   }
   for (const job of jobs) {
+    job.files = importsOf(ctx, job.scanId);
     ctx.st.markDelivering.run(ctx.owner, now + ctx.leaseMs, now, job.deliveryId);
     // From here on new requests must not merge into it: the target may already be scanning.
     ctx.st.closeScan.run(job.scanId);
@@ -92,6 +93,22 @@ export function recordFailed(ctx: DeliveryContext, job: DeliveryJob, error: stri
   return true;
 }
 
+/** The target has no library for the folder: it is left out of this scan, visibly. */
+export function recordSkipped(ctx: DeliveryContext, job: DeliveryJob, reason: string, now: number): boolean {
+  if (ctx.st.markSkipped.run(reason, now, job.deliveryId, ctx.owner).changes === 0) return false;
+  finishIfComplete(ctx, job.scanId, now);
+  return true;
+}
+
+/**
+ * The files a target may narrow the scan to: the imports, and only when the
+ * scan deleted nothing (a deletion needs the folder looked at).
+ */
+function importsOf(ctx: DeliveryContext, scanId: number): string[] {
+  const files = ctx.st.importsOf.all(scanId) as Array<{ path: string; deletion: number }>;
+  return files.some((f) => f.deletion === 1) ? [] : files.map((f) => f.path);
+}
+
 /** Fails every waiting delivery of scans first requested at or before `cutoff`; deliveries in flight finish first. */
 export function expireWaiting(ctx: DeliveryContext, cutoff: number, reason: string, now: number): ExpiredScan[] {
   const scans = ctx.st.waitingSince.all(cutoff) as ScanRow[];
@@ -111,6 +128,10 @@ export function expireWaiting(ctx: DeliveryContext, cutoff: number, reason: stri
 export function recoverInterrupted(ctx: DeliveryContext, now: number): number {
   const { changes } = ctx.st.resetDelivering.run(now);
   for (const target of ctx.targets) ctx.st.addMissingDeliveries.run(target, now);
+  const dropped = ctx.st.dropRemovedTargets.all("target removed from the config", now, JSON.stringify(ctx.targets)) as Array<{
+    scanId: number;
+  }>;
+  for (const scanId of new Set(dropped.map((d) => d.scanId))) finishIfComplete(ctx, scanId, now);
   for (const { id } of ctx.st.reopenable.all() as Array<{ id: number }>) reopenIfUntouched(ctx, id, now);
   return changes;
 }
@@ -125,7 +146,8 @@ function reopenIfUntouched(ctx: DeliveryContext, scanId: number, now: number): v
 export function finishIfComplete(ctx: DeliveryContext, scanId: number, now: number): void {
   const counts = deliveryCounts(ctx, scanId);
   if (counts.pending + counts.waiting + counts.delivering + counts.confirming > 0) return;
-  const state = counts.failed > 0 ? "failed" : counts.unconfirmed > 0 ? "unconfirmed" : "done";
+  // Every target skipping it means no library anywhere holds the folder: that is a failure.
+  const state = counts.failed > 0 || counts.skipped === counts.total ? "failed" : counts.unconfirmed > 0 ? "unconfirmed" : "done";
   ctx.st.setScanState.run(state, now, scanId);
   ctx.finishedSincePrune += 1;
   if (ctx.finishedSincePrune >= pruneInterval(ctx.history)) {

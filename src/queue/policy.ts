@@ -10,8 +10,6 @@
  *   wait, so a fleet of scans does not retry in lockstep.
  * - authRetryMs 15 min: a refused token (401/403) needs a human; retrying
  *   faster would only fill the Plex log.
- * - noLibraryAttempts 5: a folder in no library may be a library list that is
- *   not refreshed yet; after 5 backed-off attempts it is failed, visibly.
  * - leaseRenewMs 30 s: claims in flight are renewed this often (their lease
  *   is the queue's, 2 min by default), and claims whose lease ran out are
  *   looked for this often.
@@ -22,7 +20,6 @@ export interface DeliveryPolicy {
   concurrencyPerTarget: number;
   backoff: BackoffPolicy;
   authRetryMs: number;
-  noLibraryAttempts: number;
   maxAgeMs: number;
   leaseRenewMs: number;
 }
@@ -37,7 +34,6 @@ export const DEFAULT_POLICY: DeliveryPolicy = {
   concurrencyPerTarget: 2,
   backoff: { baseMs: 5_000, factor: 2, maxMs: 10 * 60_000 },
   authRetryMs: 15 * 60_000,
-  noLibraryAttempts: 5,
   maxAgeMs: 24 * 60 * 60_000,
   leaseRenewMs: 30_000,
 };

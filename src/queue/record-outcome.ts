@@ -6,7 +6,7 @@ import type { ScanQueue } from "./scan-queue.js";
 import type { TargetHealth } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
 
-export type OutcomeQueue = Pick<ScanQueue, "recordDone" | "recordRetry" | "recordFailed">;
+export type OutcomeQueue = Pick<ScanQueue, "recordDone" | "recordRetry" | "recordFailed" | "recordSkipped">;
 
 /** A queue write that answers whether the claim was still ours. */
 export type OutcomeWrite = () => boolean;
@@ -54,12 +54,9 @@ export function planOutcome(
       logger.warn({ ...where, error: outcome.error }, "scan refused by the target; marked failed");
       return () => queue.recordFailed(job, outcome.error, outcome.libraries);
     case "no-library":
+      // The library list was refetched on the miss: this target is left out of the scan, visibly.
       health.recordSuccess();
-      if (job.attempts + 1 >= policy.noLibraryAttempts) {
-        logger.warn({ ...where, error: outcome.error }, "no library contains the folder; marked failed");
-        return () => queue.recordFailed(job, outcome.error);
-      }
-      logger.warn({ ...where, error: outcome.error, retryAt }, "no library contains the folder; will retry");
-      return () => queue.recordRetry(job, retryAt, outcome.error);
+      logger.info({ ...where, reason: outcome.error }, "no library of the target holds the folder; skipped there");
+      return () => queue.recordSkipped(job, outcome.error);
   }
 }

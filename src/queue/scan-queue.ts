@@ -189,6 +189,10 @@ export class ScanQueue implements ScanSink {
     return this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
   }
 
+  recordSkipped(job: DeliveryJob, reason: string): boolean {
+    return this.transaction(() => deliveries.recordSkipped(this.ctx, job, reason, this.clock.now()));
+  }
+
   /** Extends the lease of every claim this process holds. */
   renewLeases(): number {
     return this.transaction(() => deliveries.renewLeases(this.ctx, this.clock.now()));

@@ -1,7 +1,7 @@
 import type { Target } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import { deliverFolder, type DeliveryOutcome } from "./deliver.js";
+import { deliverFolder, deliveryTargetOf, type DeliveryOutcome, type DeliveryTarget } from "./deliver.js";
 import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
 import { planOutcome, type OutcomeWrite } from "./record-outcome.js";
@@ -23,6 +23,7 @@ export type DeliveryQueue = Pick<
   | "renewLeases"
   | "releaseExpiredLeases"
   | "nextLeaseEnd"
+  | "recordSkipped"
   | "dueFileChecks"
   | "recordFileChecks"
   | "nextFileCheckAt"
@@ -30,7 +31,8 @@ export type DeliveryQueue = Pick<
 
 export interface DeliveryOptions {
   queue: DeliveryQueue;
-  targets: Target[];
+  /** Where scans go: bare targets (their own path form, libraries listed each time) or built ones. */
+  targets: Array<Target | DeliveryTarget>;
   clock: Clock;
   logger: Logger;
   /** [0, 1) source for backoff jitter; Math.random by default. */
@@ -56,11 +58,12 @@ const MAX_TIMER_MS = 60 * 60_000;
 
 /** Starts delivering due scans to `targets`; one timer, armed at the earliest due time. */
 export function startDelivery(options: DeliveryOptions): DeliveryHandle {
-  const { queue, targets, clock, logger } = options;
+  const { queue, clock, logger } = options;
+  const targets = options.targets.map((t) => ("target" in t ? t : deliveryTargetOf(t)));
   const random = options.random ?? Math.random;
   const policy = resolvePolicy(options.policy);
-  const health = new Map(targets.map((t) => [t.name, new TargetHealth(t.name, logger)]));
-  const inFlight = new Map(targets.map((t) => [t.name, 0]));
+  const health = new Map(targets.map(({ target: t }) => [t.name, new TargetHealth(t.name, logger)]));
+  const inFlight = new Map(targets.map(({ target: t }) => [t.name, 0]));
   const running = new Set<Promise<void>>();
   // Outcomes the database refused to record (disk full, I/O error): kept and
   // written again on every tick, while their claims stay leased to us.
@@ -101,16 +104,16 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       if (gates.anchorsMissing()) gates.anchorsOk(now);
       else expireOld(now);
       gates.runFileChecks(now);
-      const ready = targets.filter((target) => {
+      const ready = targets.filter(({ target }) => {
         const free = policy.concurrencyPerTarget - (inFlight.get(target.name) ?? 0);
         return free > 0 && !health.get(target.name)?.isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
       });
       // Missing anchors pause every delivery: nothing is sent and no attempt is counted.
       const paused = ready.length > 0 && !gates.anchorsOk(now);
       if (!paused) {
-        for (const target of ready) {
-          const free = policy.concurrencyPerTarget - (inFlight.get(target.name) ?? 0);
-          for (const job of queue.claimDue(target.name, free)) start(target, job);
+        for (const dt of ready) {
+          const free = policy.concurrencyPerTarget - (inFlight.get(dt.target.name) ?? 0);
+          for (const job of queue.claimDue(dt.target.name, free)) start(dt, job);
         }
       }
       arm(Math.max(now, Math.min(nextWakeAt(now, paused), gates.nextWakeAt())));
@@ -149,7 +152,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   /** The next time the scheduler has work of its own; due deliveries count only when not paused by the anchors. */
   function nextWakeAt(now: number, paused: boolean): number {
     let at = Infinity;
-    for (const target of paused ? [] : targets) {
+    for (const { target } of paused ? [] : targets) {
       if ((inFlight.get(target.name) ?? 0) >= policy.concurrencyPerTarget) continue; // a completion re-ticks
       const due = queue.nextDueAt(target.name);
       if (due !== undefined) at = Math.min(at, Math.max(due, health.get(target.name)?.heldUntil ?? 0));
@@ -171,9 +174,10 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     }
   }
 
-  function start(target: Target, job: DeliveryJob): void {
+  function start(dt: DeliveryTarget, job: DeliveryJob): void {
+    const { target } = dt;
     inFlight.set(target.name, (inFlight.get(target.name) ?? 0) + 1);
-    const work = deliverFolder(target, job.folder)
+    const work = deliverFolder(dt, job)
       .then((outcome) => {
         if (!detached) record(target, job, outcome);
       })

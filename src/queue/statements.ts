@@ -83,6 +83,18 @@ export function prepareStatements(db: Database) {
        libraries = COALESCE(?, libraries), owner = NULL, lease_until = NULL, updated_at = ?
        WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
+    markSkipped: p<[string, number, number, string]>(
+      `UPDATE scan_delivery SET state = 'skipped', attempts = attempts + 1, last_error = ?, owner = NULL, lease_until = NULL,
+       updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+    ),
+    // A target taken out of the config is no longer waited for. Start-up only:
+    // it walks one index of every delivery.
+    dropRemovedTargets: p<[string, number, string]>(
+      `UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'skipped', last_error = ?, owner = NULL, lease_until = NULL, updated_at = ?
+       WHERE state IN ('waiting', 'pending', 'delivering', 'confirming') AND target NOT IN (SELECT value FROM json_each(?))
+       RETURNING scan_id AS scanId`,
+    ),
+    importsOf: p<[number]>("SELECT path, deletion FROM scan_file WHERE scan_id = ? ORDER BY path"),
     deliveryStates: p<[number]>("SELECT state, COUNT(*) AS n FROM scan_delivery WHERE scan_id = ? GROUP BY state"),
     nextDue: p<[string]>(
       "SELECT MIN(due_at) AS at FROM scan_delivery INDEXED BY scan_delivery_next WHERE state = 'pending' AND target = ?",

@@ -73,6 +73,8 @@ export interface DeliveryJob {
   /** Attempts made before this one. */
   attempts: number;
   firstRequestedAt: number;
+  /** Imports the request named (media-server paths), when the scan deleted nothing; a target may narrow its scan to them. */
+  files: string[];
 }
 
 /** A scan given up by the maximum-age rule. */

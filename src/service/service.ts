@@ -12,10 +12,9 @@ import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
-import { createPlexTarget } from "../targets/plex/plex-target.js";
-import { createScannerTargetFromConfig } from "../targets/plex/scanner-target.js";
+import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
 import type { DriveMonitor } from "../drive/monitor.js";
-import { catalogOf } from "./catalog.js";
+import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
 
 export interface ServiceDeps {
@@ -24,8 +23,10 @@ export interface ServiceDeps {
   logger: Logger;
   clock: Clock;
   env: NodeJS.ProcessEnv;
-  /** Replaces the target built from the config (tests). */
+  /** Replaces the targets built from the config (tests). */
   target?: Target;
+  /** Per-request time-out of the HTTP targets (tests pass a short one; 30 s by default). */
+  targetTimeoutMs?: number;
 }
 
 export interface RunningService {
@@ -61,11 +62,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   const { config, logger, clock } = deps;
   const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
   const shutdown = new AbortController();
-  const target = deps.target ?? buildTarget(deps, shutdown.signal);
+  const targets = buildAll(deps, shutdown.signal);
   const queue = new ScanQueue({
     db,
     clock,
-    targets: [target.name],
+    targets: targets.map((b) => b.target.name),
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
     logger,
@@ -81,9 +82,9 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     mapper,
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
-    libraries: catalogOf(target, clock),
+    libraries: catalogOfTargets(targets),
     status: () => ({
-      target: target.name,
+      target: targets[0]?.target.name,
       targets: delivery?.targetStates() ?? {},
       drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     }),
@@ -98,7 +99,8 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   const checkpointer = startCheckpointer(deps.paths.database, logger);
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
-  delivery = startDelivery({ queue, targets: [target], clock, logger });
+  for (const b of targets) b.start();
+  delivery = startDelivery({ queue, targets, clock, logger });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
   const running = { delivery, drive };
   return {
@@ -121,13 +123,14 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   };
 }
 
-function buildTarget(deps: ServiceDeps, signal: AbortSignal): Target {
-  if (deps.config.PLEX_SCAN_METHOD === "scanner") {
-    return createScannerTargetFromConfig(deps.config, { env: deps.env, logger: deps.logger, signal });
-  }
-  const target = createPlexTarget(deps.config, { clock: deps.clock, logger: deps.logger });
-  // Fetches the libraries now and then periodically; a failure is logged, never thrown.
-  target.start();
-  signal.addEventListener("abort", () => target.stop(), { once: true });
-  return target;
+/** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */
+function buildAll(deps: ServiceDeps, signal: AbortSignal): BuiltTarget[] {
+  const { config, logger, clock, env } = deps;
+  const built = deps.target
+    ? [builtFromTarget(deps.target, { clock, logger })]
+    : buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
+  signal.addEventListener("abort", () => {
+    for (const b of built) b.stop();
+  });
+  return built;
 }
