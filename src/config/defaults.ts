@@ -106,6 +106,18 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     DOCKER_NAME: "plex",
     USE_SUDO: false,
     PLEX_SCAN_METHOD: "api",
+    PLEX_CONFIRM_SCANS: true,
+    PLEX_CONFIRM_POLL_INTERVAL: 10,
+    PLEX_CONFIRM_MAX_WAIT: 1800,
+    PLEX_CONFIRM_RESCAN_DELAY: 120,
+    PLEX_ANALYZE_TYPE: "off",
+    PLEX_ANALYZE_DIRECTORY: false,
+    PLEX_EMPTY_TRASH: false,
+    PLEX_EMPTY_TRASH_MAX_FILES: 100,
+    PLEX_EMPTY_TRASH_ZERO_DELETED: false,
+    RUN_COMMAND_BEFORE_SCAN: "",
+    RUN_COMMAND_AFTER_SCAN: "",
+    RUN_COMMAND_TIMEOUT: 600,
     CLOUD: defaultCloud(),
   };
 }
