@@ -79,9 +79,7 @@ export function answerFolder(ctx: LibraryContext, section: FakeSection, folderId
     dir = section.locations[0];
   }
   const entries =
-    dir === undefined
-      ? section.locations.map((location) => folderEntry(location, location))
-      : listing(ctx, section, dir, folderEntry);
+    dir === undefined ? section.locations.map((location) => folderEntry(location, location)) : listing(ctx, section, dir, folderEntry);
   const container = { size: entries.length, allowSync: false, title1: section.title };
   send(ctx.res, 200, ...renderContainer(ctx.req, entries.length > 0 ? { ...container, Metadata: entries } : container));
 }

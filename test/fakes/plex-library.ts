@@ -58,7 +58,8 @@ export class FakeMediaLibrary {
   startRefresh(sectionId: string, path: string | null): void {
     const current = this.running.get(sectionId);
     if (this.duration === 0 && !current) return this.apply(sectionId, [path]);
-    const pollsLeft = current?.pollsLeft === "manual" || this.duration === "manual" ? "manual" : Math.max(Number(current?.pollsLeft ?? 0), this.duration);
+    const pollsLeft =
+      current?.pollsLeft === "manual" || this.duration === "manual" ? "manual" : Math.max(Number(current?.pollsLeft ?? 0), this.duration);
     this.running.set(sectionId, { paths: [...(current?.paths ?? []), path], pollsLeft });
   }
 

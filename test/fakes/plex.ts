@@ -181,7 +181,12 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
   });
 }
 
-function readCaller(req: IncomingMessage, url: URL, token: string, shared: string): { tokenIn: FakePlexRequest["tokenIn"]; admin: boolean } {
+function readCaller(
+  req: IncomingMessage,
+  url: URL,
+  token: string,
+  shared: string,
+): { tokenIn: FakePlexRequest["tokenIn"]; admin: boolean } {
   for (const [tokenIn, value] of [
     ["header", req.headers["x-plex-token"]],
     ["query", url.searchParams.get("X-Plex-Token")],

@@ -30,9 +30,9 @@ const FIND_SQL = `
   ORDER BY mp.id LIMIT 1`;
 
 const DELETED_SQL = `
-  SELECT (SELECT count(*) FROM metadata_items WHERE deleted_at IS NOT NULL AND library_section_id = ?1)
+  SELECT (SELECT count(*) FROM metadata_items WHERE deleted_at IS NOT NULL AND library_section_id = ?)
        + (SELECT count(*) FROM media_parts mp JOIN media_items mi ON mi.id = mp.media_item_id
-          WHERE mp.deleted_at IS NOT NULL AND mi.library_section_id = ?1) AS deleted`;
+          WHERE mp.deleted_at IS NOT NULL AND mi.library_section_id = ?) AS deleted`;
 
 interface FoundRow {
   item: number | null;
@@ -62,7 +62,7 @@ export function openPlexItemsDb(file: string): PlexItemsDb {
       return found;
     },
     countDeleted(sectionId) {
-      const row = deleted.get(Number(sectionId)) as { deleted: number };
+      const row = deleted.get(Number(sectionId), Number(sectionId)) as { deleted: number };
       return row.deleted;
     },
     close: () => db.close(),
