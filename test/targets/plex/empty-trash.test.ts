@@ -64,12 +64,13 @@ describe("trashCauseOf", () => {
 
 describe("emptyTrashIfSafe against Plex", () => {
   let plex: FakePlex;
+  let api: PlexApiClient;
   let deps: Parameters<typeof emptyTrashIfSafe>[0];
   const TV = { id: "2", type: "show" };
 
   beforeEach(async () => {
     plex = await startFakePlex({ refreshDuration: "manual" });
-    const api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
+    api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
     deps = { api, lookup: createPlexLookup({ databasePath: "", api }) };
   });
   afterEach(async () => {
@@ -81,13 +82,13 @@ describe("emptyTrashIfSafe against Plex", () => {
     plex.addItem("/data/TV-Shows/S/Season 1/E1.720p.mkv");
     plex.removeFile("/data/TV-Shows/S/Season 1/E1.720p.mkv");
     plex.addFile("/data/TV-Shows/S/Season 1/E1.1080p.mkv");
-    await deps.api.refresh("2", "/data/TV-Shows/S/Season 1");
+    await api.refresh("2", "/data/TV-Shows/S/Season 1");
   }
 
   it("empties the trash after an upgrade once refreshing ended, not before", async () => {
     await upgrade();
     const input = { alreadyEmptied: false, anchorsPresent: true, causes: ["upgrade" as const] };
-    const refreshing = (await deps.api.listSections()).find((s) => s.id === "2")?.refreshing ?? false;
+    const refreshing = (await api.listSections()).find((s) => s.id === "2")?.refreshing ?? false;
     expect(await emptyTrashIfSafe(deps, TV, { ...input, sectionRefreshing: refreshing }, on)).toEqual({
       action: "wait",
       reason: "the section is still refreshing",
@@ -104,7 +105,7 @@ describe("emptyTrashIfSafe against Plex", () => {
       plex.addItem(`/data/TV-Shows/S/Season 2/E${i}.mkv`);
       plex.removeFile(`/data/TV-Shows/S/Season 2/E${i}.mkv`);
     }
-    await deps.api.refresh("2", "/data/TV-Shows/S");
+    await api.refresh("2", "/data/TV-Shows/S");
     plex.finishRefresh("2");
     const result = await emptyTrashIfSafe(
       deps,
