@@ -1,10 +1,9 @@
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
 import { createPlexLookup } from "../../../src/targets/plex/library-lookup.js";
 import { locateThroughFolders } from "../../../src/targets/plex/locate-api.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
-import { buildPlexDb } from "../../scan/helpers/plex-db.js";
+import { buildPlexItemsDb } from "../../scan/helpers/plex-db.js";
 
 let plex: FakePlex;
 let api: PlexApiClient;
@@ -101,25 +100,15 @@ describe("createPlexLookup", () => {
   });
 });
 
-/** A database with Plex's column names: show 1 → season 3 → episode 10 (E01), and two deleted parts in section 2. */
+/** Show 1 → season 3 → episode 10 (E01) live, and two trashed parts in section 2. */
 function buildItemsDb(): string {
-  const file = buildPlexDb([{ id: 2, name: "TV", type: 2, locations: ["/data/TV"] }]);
-  const db = new Database(file);
-  db.exec(`
-    CREATE TABLE media_items (id INTEGER PRIMARY KEY, library_section_id integer, metadata_item_id integer, deleted_at integer);
-    CREATE TABLE metadata_items (id INTEGER PRIMARY KEY, library_section_id integer, parent_id integer, metadata_type integer, deleted_at integer);
-    INSERT INTO metadata_items VALUES (1, 2, NULL, 2, NULL), (3, 2, 1, 3, NULL), (10, 2, 3, 4, NULL), (11, 2, 3, 4, NULL);
-    INSERT INTO media_items VALUES (100, 2, 10, NULL), (101, 2, 11, NULL);
-  `);
-  db.prepare("INSERT INTO media_parts (media_item_id, file, size, deleted_at) VALUES (100, ?, 1, NULL)").run(
-    "/data/TV/Show/Season 1/E01.mkv",
+  const section = { id: 2, name: "TV", type: 2, locations: ["/data/TV"] };
+  return buildPlexItemsDb(
+    [section],
+    [
+      { file: "/data/TV/Show/Season 1/E01.mkv", section: 2, ratingKey: 10, parent: 3 },
+      { file: "/data/TV/Show/Season 1/E02.mkv", section: 2, ratingKey: 11, parent: 3, deleted: true },
+      { file: "/data/TV/Show/Season 1/E03.mkv", section: 2, ratingKey: 12, parent: 3, deleted: true },
+    ],
   );
-  db.prepare("INSERT INTO media_parts (media_item_id, file, size, deleted_at) VALUES (101, ?, 1, 1700000000)").run(
-    "/data/TV/Show/Season 1/E02.mkv",
-  );
-  db.prepare("INSERT INTO media_parts (media_item_id, file, size, deleted_at) VALUES (101, ?, 1, 1700000000)").run(
-    "/data/TV/Show/Season 1/E03.mkv",
-  );
-  db.close();
-  return file;
 }
