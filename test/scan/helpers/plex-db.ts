@@ -80,7 +80,9 @@ export function buildPlexItemsDb(sections: FakeSection[], items: FakeItemRow[]):
       metadata_item_id integer, deleted_at dt_integer(8));
     CREATE TABLE metadata_items (id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, library_section_id integer,
       parent_id integer, metadata_type integer, deleted_at dt_integer(8));`);
-  const metadata = db.prepare("INSERT OR IGNORE INTO metadata_items (id, library_section_id, parent_id, metadata_type) VALUES (?, ?, ?, ?)");
+  const metadata = db.prepare(
+    "INSERT OR IGNORE INTO metadata_items (id, library_section_id, parent_id, metadata_type) VALUES (?, ?, ?, ?)",
+  );
   const media = db.prepare("INSERT INTO media_items (library_section_id, metadata_item_id) VALUES (?, ?)");
   const part = db.prepare("INSERT INTO media_parts (media_item_id, file, size, deleted_at) VALUES (?, ?, 1, ?)");
   db.transaction(() => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
+import { fetchWithoutAccept } from "./without-accept.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
 
 let plex: FakePlex;
@@ -14,13 +15,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await plex.close();
 });
-
-/** A fetch that drops our Accept header, as some reverse proxies do, so Plex falls back to XML. */
-const fetchWithoutAccept: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.delete("accept");
-  return fetch(input, { ...init, headers });
-};
 
 describe("PlexApiClient.listSections", () => {
   it("reads each section's refreshing state as a boolean, as 0/1 and from XML alike", async () => {
