@@ -27,8 +27,11 @@ export interface HookRun extends HookResult {
   command: string;
 }
 
-/** The configured hooks; `env` is the environment they start from (the service's PATH, HOME…). */
-export function createHooks(settings: HookSettings, deps: { env: NodeJS.ProcessEnv; clock?: Clock }): Hooks {
+/**
+ * The configured hooks; `env` is the environment they start from (the
+ * service's PATH, HOME…), `signal` stops running hooks at shutdown.
+ */
+export function createHooks(settings: HookSettings, deps: { env: NodeJS.ProcessEnv; clock?: Clock; signal?: AbortSignal }): Hooks {
   const commands: Record<HookStage, HookCommand | undefined> = {
     before: toHookCommand(settings.RUN_COMMAND_BEFORE_SCAN),
     after: toHookCommand(settings.RUN_COMMAND_AFTER_SCAN),
@@ -41,6 +44,7 @@ export function createHooks(settings: HookSettings, deps: { env: NodeJS.ProcessE
       env: hookEnvironment(stage, facts),
       timeoutMs: settings.RUN_COMMAND_TIMEOUT * 1000,
       ...(deps.clock ? { clock: deps.clock } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     });
     return { ...result, stage, command: command.display };
   };

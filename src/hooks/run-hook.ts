@@ -28,6 +28,8 @@ export interface RunHookOptions {
   killGraceMs?: number;
   cwd?: string;
   clock?: Clock;
+  /** Aborting it (service shutdown) stops the hook's process group as a time-out would. */
+  signal?: AbortSignal;
 }
 
 const KEEP_LINES = 10;
@@ -57,16 +59,23 @@ export async function runHook(command: HookCommand, options: RunHookOptions): Pr
   });
   child.stdout?.on("data", tail.write);
   child.stderr?.on("data", tail.write);
-  let timedOut = false;
+  let stoppedBy: "time-out" | "shutdown" | undefined;
   let killTimer: unknown;
-  const timer = clock.setTimeout(() => {
-    timedOut = true;
+  const stop = (why: "time-out" | "shutdown"): void => {
+    if (stoppedBy) return;
+    stoppedBy = why;
     signalGroup(child.pid, "SIGTERM");
     killTimer = clock.setTimeout(() => signalGroup(child.pid, "SIGKILL"), options.killGraceMs ?? 5_000);
-  }, options.timeoutMs);
+  };
+  const timer = clock.setTimeout(() => stop("time-out"), options.timeoutMs);
+  const onAbort = (): void => stop("shutdown");
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
   const result = await child;
+  options.signal?.removeEventListener("abort", onAbort);
   clock.clearTimeout(timer);
   if (killTimer !== undefined) clock.clearTimeout(killTimer);
+  const timedOut = stoppedBy === "time-out";
   const base = {
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
@@ -75,6 +84,7 @@ export async function runHook(command: HookCommand, options: RunHookOptions): Pr
     lastLines: tail.lines(),
   };
   if (timedOut) return { ...base, ok: false, error: `stopped after ${Math.round(options.timeoutMs / 1000)} s (RUN_COMMAND_TIMEOUT)` };
+  if (stoppedBy === "shutdown") return { ...base, ok: false, error: "stopped: scanarr is shutting down" };
   if (result.code === "ENOENT") return { ...base, ok: false, error: `${command.file} was not found` };
   if (result.code === "EACCES") return { ...base, ok: false, error: `${command.file} is not executable by this user` };
   if (result.exitCode === undefined) return { ...base, ok: false, error: `ended by ${result.signal ?? "a signal"}` };

@@ -80,6 +80,17 @@ describe("runHook time limit", () => {
   });
 });
 
+describe("runHook at shutdown", () => {
+  it("stops a running hook when the service shuts down, and says so", async () => {
+    const command = toHookCommand("sleep 30");
+    if (!command) throw new Error("no command");
+    const shutdown = new AbortController();
+    const running = runHook(command, { baseEnv, env: {}, timeoutMs: 60_000, killGraceMs: 500, signal: shutdown.signal });
+    shutdown.abort();
+    expect(await running).toMatchObject({ ok: false, timedOut: false, error: "stopped: scanarr is shutting down" });
+  });
+});
+
 describe("hookEnvironment", () => {
   it("cuts a very long list at a whole line, keeps the full count, and marks the JSON truncated", () => {
     const files = Array.from({ length: 2_000 }, (_, i) => `/data/TV/Show/Season 1/Episode ${String(i).padStart(4, "0")}.mkv`);

@@ -59,14 +59,20 @@ export const SCANNER_ANALYZE_BATCH = 50;
  * one run per SCANNER_ANALYZE_BATCH items. Empty for "off" or no items.
  */
 export function buildAnalyzeCommands(settings: ScannerSettings, type: AnalyzeType, ratingKeys: readonly string[]): ScannerCommand[] {
-  if (type === "off" || ratingKeys.length === 0) return [];
-  const flag = type === "deep" ? "--analyze-deeply" : "--analyze";
-  const commands: ScannerCommand[] = [];
+  if (type === "off") return [];
+  return batchesOf(ratingKeys).map((batch) => buildAnalyzeCommand(settings, type, batch));
+}
+
+function buildAnalyzeCommand(settings: ScannerSettings, type: Exclude<AnalyzeType, "off">, batch: readonly string[]): ScannerCommand {
+  return buildScannerCommand(settings, [type === "deep" ? "--analyze-deeply" : "--analyze", "--item", batch.join(",")]);
+}
+
+function batchesOf(ratingKeys: readonly string[]): string[][] {
+  const batches: string[][] = [];
   for (let start = 0; start < ratingKeys.length; start += SCANNER_ANALYZE_BATCH) {
-    const batch = ratingKeys.slice(start, start + SCANNER_ANALYZE_BATCH);
-    commands.push(buildScannerCommand(settings, [flag, "--item", batch.join(",")]));
+    batches.push(ratingKeys.slice(start, start + SCANNER_ANALYZE_BATCH));
   }
-  return commands;
+  return batches;
 }
 
 export interface ScannerAnalyzeOptions {
@@ -85,8 +91,9 @@ export async function analyzeThroughScanner(
   options: ScannerAnalyzeOptions,
 ): Promise<AnalyzeReport> {
   const report: AnalyzeReport = { analyzed: [], failed: [] };
-  for (const command of buildAnalyzeCommands(settings, type, ratingKeys)) {
-    const batch = (command.args.at(-1) ?? "").split(",");
+  if (type === "off") return report;
+  for (const batch of batchesOf(ratingKeys)) {
+    const command = buildAnalyzeCommand(settings, type, batch);
     const output = new Writable({ write: (_chunk, _encoding, done) => done() });
     const run = await runScanner(command, {
       env: options.env,
