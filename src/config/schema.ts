@@ -10,7 +10,9 @@ export type Spec =
   | { kind: "strings" }
   | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string }
   | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
-  | { kind: "list"; item: Spec };
+  | { kind: "list"; item: Spec }
+  /** A command: a string for `/bin/sh -c`, or an argv array (the program first). */
+  | { kind: "command" };
 
 const bool: Spec = { kind: "boolean" };
 const str: Spec = { kind: "string" };
@@ -65,6 +67,18 @@ export const CONFIG_SCHEMA: Spec = {
     DOCKER_NAME: str,
     USE_SUDO: bool,
     PLEX_SCAN_METHOD: { kind: "enum", values: ["api", "scanner"] },
+    PLEX_CONFIRM_SCANS: bool,
+    PLEX_CONFIRM_POLL_INTERVAL: { kind: "integer", min: 1 },
+    PLEX_CONFIRM_MAX_WAIT: { kind: "integer", min: 1 },
+    PLEX_CONFIRM_RESCAN_DELAY: { kind: "integer", min: 0 },
+    PLEX_ANALYZE_TYPE: { kind: "enum", values: ["off", "basic", "deep"] },
+    PLEX_ANALYZE_DIRECTORY: bool,
+    PLEX_EMPTY_TRASH: bool,
+    PLEX_EMPTY_TRASH_MAX_FILES: { kind: "integer", min: 0 },
+    PLEX_EMPTY_TRASH_ZERO_DELETED: bool,
+    RUN_COMMAND_BEFORE_SCAN: { kind: "command" },
+    RUN_COMMAND_AFTER_SCAN: { kind: "command" },
+    RUN_COMMAND_TIMEOUT: { kind: "integer", min: 1 },
     CLOUD: {
       kind: "object",
       fields: {
@@ -108,18 +122,18 @@ export const LEGACY_KEYS: ReadonlySet<string> = new Set([
   "SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION",
   "PLEX_CHECK_BEFORE_SCAN",
   "PLEX_WAIT_FOR_EXTERNAL_SCANNERS",
-  "PLEX_EMPTY_TRASH",
-  "PLEX_EMPTY_TRASH_MAX_FILES",
   "PLEX_EMPTY_TRASH_CONTROL_FILES",
-  "PLEX_EMPTY_TRASH_ZERO_DELETED",
-  "PLEX_ANALYZE_TYPE",
-  "PLEX_ANALYZE_DIRECTORY",
   "PLEX_FIX_MISMATCHED",
   "PLEX_FIX_MISMATCHED_LANG",
   "PLEX_SECTION_PATH_MAPPINGS",
   "PLEX_SECTION_PATH_MAPPINGS_WITH_API",
-  "RUN_COMMAND_BEFORE_SCAN",
-  "RUN_COMMAND_AFTER_SCAN",
   "RCLONE",
   "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK",
 ]);
+
+/** Legacy keys whose warning must say more than "ignored": why, and what to do instead. */
+export const LEGACY_NOTES: Readonly<Record<string, string>> = {
+  PLEX_FIX_MISMATCHED:
+    "not supported by scanarr, so it is ignored: plex_autoscan re-matched items through Plex's legacy agents (com.plexapp.agents.*), which current Plex libraries no longer use; fix a wrong match in Plex itself (Fix Match)",
+  PLEX_FIX_MISMATCHED_LANG: "not supported by scanarr, so it is ignored (it only served PLEX_FIX_MISMATCHED)",
+};

@@ -45,6 +45,11 @@ export interface TargetConfig {
   ENABLED: boolean;
 }
 
+export type AnalyzeType = "off" | "basic" | "deep";
+
+/** A hook: a string run with `/bin/sh -c`, or an argv array run directly. */
+export type HookCommandSetting = string | string[];
+
 /** The effective configuration every subcommand receives. */
 export interface Config {
   SERVER_IP: string;
@@ -67,6 +72,25 @@ export interface Config {
   DOCKER_NAME: string;
   USE_SUDO: boolean;
   PLEX_SCAN_METHOD: ScanMethod;
+  /** Wait for the section to finish and check that the named files landed. */
+  PLEX_CONFIRM_SCANS: boolean;
+  /** Seconds between two polls of the sections while scans wait to be confirmed. */
+  PLEX_CONFIRM_POLL_INTERVAL: number;
+  /** Seconds a section may stay `refreshing` before the files are checked anyway. */
+  PLEX_CONFIRM_MAX_WAIT: number;
+  /** Seconds after a scan call before missing files cause a second scan (and after it, "unconfirmed"). */
+  PLEX_CONFIRM_RESCAN_DELAY: number;
+  PLEX_ANALYZE_TYPE: AnalyzeType;
+  /** Analyze the parent item (season, album) instead of each file's item. */
+  PLEX_ANALYZE_DIRECTORY: boolean;
+  PLEX_EMPTY_TRASH: boolean;
+  /** Never empty a section's trash holding more deleted items than this; 0 turns emptying off. */
+  PLEX_EMPTY_TRASH_MAX_FILES: number;
+  PLEX_EMPTY_TRASH_ZERO_DELETED: boolean;
+  RUN_COMMAND_BEFORE_SCAN: HookCommandSetting;
+  RUN_COMMAND_AFTER_SCAN: HookCommandSetting;
+  /** Seconds a hook may run before its process group is stopped. */
+  RUN_COMMAND_TIMEOUT: number;
   CLOUD: CloudConfig;
   /** False: the flat PLEX_* keys define no target (Jellyfin or Emby only). */
   PLEX_ENABLED: boolean;

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { LEGACY_KEYS, type Spec } from "./schema.js";
+import { LEGACY_KEYS, LEGACY_NOTES, type Spec } from "./schema.js";
 
 export interface ValidationReport {
   problems: string[];
@@ -59,6 +59,8 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       if (!Array.isArray(value)) return fail(`must be an array, got ${describe(value)}`);
       value.forEach((item, i) => validateValue(spec.item, item, `${at}[${i}]`, report));
       return;
+    case "command":
+      return validateCommand(value, at, report);
   }
 }
 
@@ -75,8 +77,23 @@ function validateObject(spec: Extract<Spec, { kind: "object" }>, value: unknown,
     const path = childPath(at, key);
     const spec = fields[key];
     if (spec) validateValue(spec, child, path, report);
-    else if (LEGACY_KEYS.has(path)) report.warnings.push(`${path}: plex_autoscan setting not used by scanarr; ignored`);
+    else if (LEGACY_KEYS.has(path))
+      report.warnings.push(`${path}: ${LEGACY_NOTES[path] ?? "plex_autoscan setting not used by scanarr; ignored"}`);
     else report.problems.push(`${path}: unknown key${suggest(key, Object.keys(fields))}`);
+  }
+}
+
+function validateCommand(value: unknown, at: string, report: ValidationReport): void {
+  if (typeof value === "string") return;
+  if (!Array.isArray(value)) {
+    report.problems.push(
+      `${at}: must be a string (run with /bin/sh -c) or an array of strings (program and arguments), got ${describe(value)}`,
+    );
+    return;
+  }
+  validateStrings(value, at, report);
+  if (value.length > 0 && typeof value[0] === "string" && value[0].trim() === "") {
+    report.problems.push(`${at}[0]: must name the program to run`);
   }
 }
 

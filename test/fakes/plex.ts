@@ -1,25 +1,28 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FakeMediaLibrary, type FakeItem, type FakeSection, type RefreshDuration } from "./plex-library.js";
+import { answerAll, answerEmptyTrash, answerFolder, answerItemAction, type LibraryCalls } from "./plex-library-routes.js";
+import { plexError, renderIdentity, renderRoot, renderSections, send, type RefreshingStyle } from "./plex-render.js";
+
+export type { FakeItem, FakeSection, RefreshDuration } from "./plex-library.js";
 
 /** "ok" answers normally; a number answers that status; "hang" never answers until close(). */
-/** A library as the fake serves it; `key` is the section id. */
-export interface FakeSection {
-  key: string;
-  title: string;
-  type: string;
-  locations: string[];
-}
-
 export type FakePlexMode = "ok" | "hang" | 400 | 401 | 403 | 404 | 405 | 500 | 502 | 503;
-/** Which calls a mode applies to: everything, `/library/sections[/all]`, or `.../refresh`. */
-export type FakePlexRoute = "all" | "sections" | "refresh";
+/** Which calls a mode applies to: everything, the section list, section refresh, item analyze/refresh, emptyTrash, folder view, `/all`. */
+export type FakePlexRoute = "all" | "sections" | "refresh" | "item" | "emptyTrash" | "folder" | "list";
 
 export interface FakePlexOptions {
-  /** The token the fake accepts; a fixed test value by default. */
+  /** The admin token the fake accepts; a fixed test value by default. */
   token?: string;
+  /** A shared (non-admin) user's token: it reads, and gets 403 on admin calls (scan, analyze, emptyTrash). */
+  sharedToken?: string;
   sections?: FakeSection[];
   mode?: FakePlexMode;
+  /** How long a section stays `refreshing` after a scan call: section polls, or "manual" (finishRefresh). Default 0: done at once. */
+  refreshDuration?: RefreshDuration;
+  /** `refreshing` in JSON as a boolean (current servers) or as 0/1. */
+  refreshingAs?: RefreshingStyle;
 }
 
 export interface FakePlexRequest {
@@ -31,16 +34,30 @@ export interface FakePlexRequest {
   accept: string | undefined;
 }
 
-export interface FakePlex {
+export interface FakePlex extends LibraryCalls {
   /** `http://127.0.0.1:<port>`, for PLEX_LOCAL_URL. */
   url: string;
   token: string;
+  sharedToken: string;
   /** Accepted scans, in arrival order; `path` is the decoded `path=` (null for a whole-section scan). */
   refreshes: Array<{ sectionId: string; path: string | null }>;
   /** Every request received, answered or not. */
   requests: FakePlexRequest[];
   setMode(mode: FakePlexMode, route?: FakePlexRoute): void;
   setSections(sections: FakeSection[]): void;
+  setRefreshDuration(duration: RefreshDuration): void;
+  /** Puts a file on "disk": the next refresh covering it makes it an item. */
+  addFile(file: string): void;
+  /** Removes a file from "disk": the next refresh covering it moves its item to the trash. */
+  removeFile(file: string): void;
+  /** A file Plex already holds (on disk and an item). */
+  addItem(file: string): FakeItem;
+  /** The item holding `file`, trashed or not. */
+  itemOf(file: string): FakeItem | undefined;
+  /** Ends a section's refresh now, applying what it found. */
+  finishRefresh(sectionId: string): void;
+  isRefreshing(sectionId: string): boolean;
+  trashCount(sectionId: string): number;
   /** Resolves once `count` scans were accepted in total; rejects after `timeoutMs` (default 5 s). */
   waitForRefreshes(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -56,64 +73,93 @@ export const DEFAULT_SECTIONS: FakeSection[] = [
 
 /**
  * A Plex Media Server on 127.0.0.1:<random port> that answers like the real
- * one: the token in the `X-Plex-Token` header or query (401 with Plex's HTML
- * page without it; `/identity` needs none), `/library/sections` as JSON when
- * asked with `Accept: application/json` and as XML otherwise, `GET
- * /library/sections/{id}/refresh?path=` recorded and answered 200 with an
- * empty body, 404 for an unknown section or for PUT/POST on refresh (PMS
- * ≥ 1.32.7). `setMode` makes it fail (401/403/404/5xx) or hang.
- *
- * ```ts
- * const plex = await startFakePlex();
- * const config = { ...defaultConfig(pass), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
- * // ... drive the code under test ...
- * await plex.waitForRefreshes(1);
- * expect(plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV-Shows/Show/Season 1" }]);
- * await plex.close();
- * ```
+ * one (apis.md §1, round2.md §3): the token in the `X-Plex-Token` header or
+ * query (401 with Plex's HTML page without it; `/identity` needs none; a
+ * shared user's token gets 403 on admin calls), JSON with `Accept:
+ * application/json` and XML otherwise. `GET /library/sections/{id}/refresh`
+ * is recorded and answered 200 with an empty body; the section then shows
+ * `refreshing` for `refreshDuration` polls of `/library/sections` before the
+ * files on "disk" under the path become items (and vanished ones trashed).
+ * Items are listed by the folder view and `/all` with their Media/Part/file;
+ * analyze, item refresh and emptyTrash are PUT-only and recorded.
  */
 export async function startFakePlex(options: FakePlexOptions = {}): Promise<FakePlex> {
   const token = options.token ?? "fake-plex-token-0123456789";
+  const sharedToken = options.sharedToken ?? "fake-plex-shared-user-token-9876";
   let sections = options.sections ?? DEFAULT_SECTIONS;
-  const modes: Record<FakePlexRoute, FakePlexMode> = { all: options.mode ?? "ok", sections: "ok", refresh: "ok" };
+  const library = new FakeMediaLibrary(() => sections);
+  library.duration = options.refreshDuration ?? 0;
+  const modes: Record<FakePlexRoute, FakePlexMode> = {
+    all: options.mode ?? "ok",
+    sections: "ok",
+    refresh: "ok",
+    item: "ok",
+    emptyTrash: "ok",
+    folder: "ok",
+    list: "ok",
+  };
+  const calls: LibraryCalls = { analyzed: [], itemRefreshes: [], emptiedTrash: [] };
   const refreshes: FakePlex["refreshes"] = [];
   const requests: FakePlexRequest[] = [];
   const waiters = new Set<() => void>();
+  const folderIds = new Map<string, string>();
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-plex");
-    const tokenIn = readTokenSource(req, url, token);
-    requests.push({ method: req.method ?? "GET", url: req.url ?? "/", tokenIn, accept: req.headers.accept });
+    const caller = readCaller(req, url, token, sharedToken);
+    requests.push({ method: req.method ?? "GET", url: req.url ?? "/", tokenIn: caller.tokenIn, accept: req.headers.accept });
     const route = routeOf(url.pathname);
-    const mode = modes.all !== "ok" ? modes.all : route === "other" ? "ok" : modes[route];
+    const mode = modes.all !== "ok" ? modes.all : route.name === "other" ? "ok" : modes[route.name];
     if (mode === "hang") return;
     // /identity is unauthenticated on a real server, and a bad token does not change it.
     const down = mode === 404 || (typeof mode === "number" && mode >= 500);
     if (url.pathname === "/identity" && !down) return send(res, 200, ...renderIdentity(req));
-    if (tokenIn === "none") return send(res, 401, ...plexError(401));
+    if (caller.tokenIn === "none") return send(res, 401, ...plexError(401));
     if (mode !== "ok") return send(res, mode, ...plexError(mode));
-    if (route === "sections" && req.method === "GET") return send(res, 200, ...renderSections(req, sections));
-    if (route === "refresh") return answerRefresh(req, res, url, sections, refreshes, waiters);
+    if (route.name === "sections" && req.method === "GET") {
+      return send(res, 200, ...renderSections(req, sections, (id) => library.pollRefreshing(id), options.refreshingAs ?? "boolean"));
+    }
     if (url.pathname === "/" && req.method === "GET") return send(res, 200, ...renderRoot(req));
-    send(res, 404, ...plexError(404));
+    if (route.name === "other" || route.name === "sections") return send(res, 404, ...plexError(404));
+    // Admin-only calls (the spec's `security: token: [admin]`) refuse a shared user's token.
+    if (route.admin && !caller.admin) return send(res, 403, ...plexError(403));
+    const ctx = { req, res, url, sections, library, calls };
+    if (route.name === "item") return answerItemAction(ctx, route.id, route.action);
+    // PMS logs "Invalid library section ID" and answers 500 for a non-numeric id.
+    if (!/^\d+$/.test(route.id)) return send(res, 500, ...plexError(500));
+    const section = sections.find((s) => s.key === route.id);
+    if (!section) return send(res, 404, ...plexError(404));
+    if (route.name === "refresh") return answerRefresh(req, res, url, section, refreshes, library, waiters);
+    if (route.name === "emptyTrash") return answerEmptyTrash(ctx, section);
+    if (route.name === "folder") return answerFolder(ctx, section, folderIds);
+    return answerAll(ctx, section);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
 
-  return {
+  return Object.assign(calls, {
     url: `http://127.0.0.1:${port}`,
     token,
+    sharedToken,
     refreshes,
     requests,
-    setMode(mode, route = "all") {
+    setMode(mode: FakePlexMode, route: FakePlexRoute = "all") {
       modes[route] = mode;
     },
-    setSections(next) {
+    setSections(next: FakeSection[]) {
       sections = next;
     },
-    waitForRefreshes(count, timeoutMs = 5_000) {
-      return new Promise((resolve, reject) => {
+    setRefreshDuration: (duration: RefreshDuration) => void (library.duration = duration),
+    addFile: (file: string) => void library.disk.add(file),
+    removeFile: (file: string) => void library.disk.delete(file),
+    addItem: (file: string) => library.addItem(file),
+    itemOf: (file: string) => library.items.get(file),
+    finishRefresh: (sectionId: string) => library.finish(sectionId),
+    isRefreshing: (sectionId: string) => library.isRefreshing(sectionId),
+    trashCount: (sectionId: string) => library.trashCount(sectionId),
+    waitForRefreshes(count: number, timeoutMs = 5_000) {
+      return new Promise<void>((resolve, reject) => {
         const check = (): void => {
           if (refreshes.length < count) return;
           waiters.delete(check);
@@ -132,139 +178,57 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
+  });
 }
 
-function readTokenSource(req: IncomingMessage, url: URL, token: string): FakePlexRequest["tokenIn"] {
-  if (req.headers["x-plex-token"] === token) return "header";
-  if (url.searchParams.get("X-Plex-Token") === token) return "query";
-  return "none";
+function readCaller(
+  req: IncomingMessage,
+  url: URL,
+  token: string,
+  shared: string,
+): { tokenIn: FakePlexRequest["tokenIn"]; admin: boolean } {
+  for (const [tokenIn, value] of [
+    ["header", req.headers["x-plex-token"]],
+    ["query", url.searchParams.get("X-Plex-Token")],
+  ] as const) {
+    if (value === token) return { tokenIn, admin: true };
+    if (value === shared) return { tokenIn, admin: false };
+  }
+  return { tokenIn: "none", admin: false };
 }
 
-function routeOf(pathname: string): FakePlexRoute | "other" {
-  if (pathname === "/library/sections" || pathname === "/library/sections/all") return "sections";
-  if (/^\/library\/sections\/[^/]+\/refresh$/.test(pathname)) return "refresh";
-  return "other";
+type Route =
+  | { name: "sections"; admin: false }
+  | { name: "other"; admin: false }
+  | { name: "refresh" | "emptyTrash" | "folder" | "list"; id: string; admin: boolean }
+  | { name: "item"; id: string; action: "analyze" | "refresh"; admin: true };
+
+function routeOf(pathname: string): Route {
+  if (pathname === "/library/sections" || pathname === "/library/sections/all") return { name: "sections", admin: false };
+  const item = /^\/library\/metadata\/([^/]+)\/(analyze|refresh)$/.exec(pathname);
+  if (item) return { name: "item", id: decodeURIComponent(item[1] ?? ""), action: item[2] as "analyze" | "refresh", admin: true };
+  const section = /^\/library\/sections\/([^/]+)\/(refresh|emptyTrash|folder|all)$/.exec(pathname);
+  if (!section) return { name: "other", admin: false };
+  const id = decodeURIComponent(section[1] ?? "");
+  const name = section[2] === "all" ? "list" : (section[2] as "refresh" | "emptyTrash" | "folder");
+  return { name, id, admin: name === "refresh" || name === "emptyTrash" };
 }
 
 function answerRefresh(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  sections: FakeSection[],
+  section: FakeSection,
   refreshes: FakePlex["refreshes"],
+  library: FakeMediaLibrary,
   waiters: Set<() => void>,
 ): void {
-  const sectionId = decodeURIComponent(url.pathname.split("/")[3] ?? "");
-  // PMS logs "Invalid library section ID" and answers 500 for a non-numeric id.
-  if (!/^\d+$/.test(sectionId)) return send(res, 500, ...plexError(500));
-  if (!sections.some((s) => s.key === sectionId)) return send(res, 404, ...plexError(404));
   if (req.method === "DELETE") return send(res, 200, "", "text/html");
+  // PMS ≥ 1.32.7 answers 404 to PUT/POST here; everyone uses GET.
   if (req.method !== "GET") return send(res, 404, ...plexError(404));
-  refreshes.push({ sectionId, path: url.searchParams.get("path") });
+  const path = url.searchParams.get("path");
+  refreshes.push({ sectionId: section.key, path });
+  library.startRefresh(section.key, path);
   for (const waiter of [...waiters]) waiter();
   send(res, 200, "", "text/html");
 }
-
-function send(res: ServerResponse, status: number, body: string, contentType: string): void {
-  res.writeHead(status, { "Content-Type": contentType, "X-Plex-Protocol": "1.0" });
-  res.end(body);
-}
-
-type Rendered = [body: string, contentType: string];
-
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-};
-
-/** Plex's error pages are tiny HTML documents, not JSON. */
-function plexError(status: number): Rendered {
-  const text = `${status} ${STATUS_TEXT[status] ?? "Error"}`;
-  return [`<html><head><title>${STATUS_TEXT[status] ?? "Error"}</title></head><body><h1>${text}</h1></body></html>`, "text/html"];
-}
-
-function wantsJson(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? "").includes("application/json");
-}
-
-/** One MediaContainer in either of Plex's encodings; `children` are Directory entries with Location lists. */
-function renderContainer(req: IncomingMessage, attributes: Record<string, unknown>, children?: Array<Record<string, unknown>>): Rendered {
-  if (wantsJson(req)) {
-    // Plex leaves out an empty Directory array altogether.
-    const container = children && children.length > 0 ? { ...attributes, Directory: children } : attributes;
-    return [JSON.stringify({ MediaContainer: container }), "application/json"];
-  }
-  const inner = (children ?? []).map((child) => {
-    const { Location, ...rest } = child;
-    const locations = (Location as Array<Record<string, unknown>>).map((l) => `<Location${xmlAttributes(l)} />`);
-    return `<Directory${xmlAttributes(rest)}>\n${locations.join("\n")}\n</Directory>`;
-  });
-  const head = `<?xml version="1.0" encoding="UTF-8"?>\n<MediaContainer${xmlAttributes(attributes)}`;
-  const xml = inner.length === 0 ? `${head} />\n` : `${head}>\n${inner.join("\n")}\n</MediaContainer>\n`;
-  return [xml, "text/xml;charset=utf-8"];
-}
-
-function xmlAttributes(fields: Record<string, unknown>): string {
-  return Object.entries(fields)
-    .map(([name, value]) => ` ${name}="${escapeXml(typeof value === "boolean" ? (value ? "1" : "0") : String(value))}"`)
-    .join("");
-}
-
-function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos" }[c]};`);
-}
-
-const AGENTS: Record<string, [agent: string, scanner: string]> = {
-  movie: ["tv.plex.agents.movie", "Plex Movie"],
-  show: ["tv.plex.agents.series", "Plex TV Series"],
-  artist: ["tv.plex.agents.music", "Plex Music"],
-  photo: ["com.plexapp.agents.none", "Plex Photo Scanner"],
-};
-
-function renderSections(req: IncomingMessage, sections: FakeSection[]): Rendered {
-  let locationId = 0;
-  const directories = sections.map((s) => {
-    const [agent, scanner] = AGENTS[s.type] ?? ["com.plexapp.agents.none", "Plex Video Files Scanner"];
-    return {
-      allowSync: true,
-      art: `/:/resources/${s.type}-fanart.jpg`,
-      composite: `/library/sections/${s.key}/composite/1700000000`,
-      filters: true,
-      refreshing: false,
-      thumb: `/:/resources/${s.type}.png`,
-      key: s.key,
-      type: s.type,
-      title: s.title,
-      agent,
-      scanner,
-      language: "en-US",
-      uuid: `00000000-0000-4000-8000-${s.key.padStart(12, "0")}`,
-      updatedAt: 1700000000,
-      createdAt: 1600000000,
-      scannedAt: 1700000000,
-      content: true,
-      directory: true,
-      contentChangedAt: 1234,
-      hidden: 0,
-      Location: s.locations.map((path) => ({ id: ++locationId, path })),
-    };
-  });
-  return renderContainer(req, { size: sections.length, allowSync: false, title1: "Plex Library" }, directories);
-}
-
-function renderIdentity(req: IncomingMessage): Rendered {
-  return renderContainer(req, { size: 0, claimed: true, machineIdentifier: "fakeplex0123456789abcdef", version: FAKE_VERSION });
-}
-
-function renderRoot(req: IncomingMessage): Rendered {
-  return renderContainer(req, { size: 0, friendlyName: "fake-plex", machineIdentifier: "fakeplex0123456789abcdef", version: FAKE_VERSION });
-}
-
-const FAKE_VERSION = "1.41.3.9314-a0bfb8370";

@@ -14,7 +14,7 @@ export function errorForStatus(status: number, action: string, where: string): E
   }
   if (status === 403) {
     return new TargetAuthError(
-      `Plex at ${where} answered 403 when asked to ${action}; PLEX_TOKEN must belong to the server's admin account`,
+      `Plex at ${where} answered 403 when asked to ${action}: this needs an admin token; PLEX_TOKEN must belong to the server's admin account, not a shared user`,
     );
   }
   if (status === 404 || status === 408 || status === 429 || status >= 500) {

@@ -46,7 +46,8 @@ const SECTIONS_SQL = `
 // deleted_at is set while Plex keeps a part in the trash (file gone, trash not emptied).
 const HAS_FILE_SQL = "SELECT 1 FROM media_parts WHERE file = ? AND deleted_at IS NULL LIMIT 1";
 
-function openReadOnly(file: string): Database.Database {
+/** Opens `file` read-only; a missing or unreadable file is a UserError naming PLEX_DATABASE_PATH. */
+export function openReadOnly(file: string): Database.Database {
   try {
     return new Database(file, { readonly: true, fileMustExist: true });
   } catch (error) {
@@ -54,7 +55,8 @@ function openReadOnly(file: string): Database.Database {
   }
 }
 
-function prepareOrExplain(db: Database.Database, file: string, sql: string): Database.Statement {
+/** Prepares `sql`, closing `db` and naming the file when it is not a Plex database. */
+export function prepareOrExplain(db: Database.Database, file: string, sql: string): Database.Statement {
   try {
     return db.prepare(sql);
   } catch (error) {

@@ -66,7 +66,11 @@ export function resolveScannerSettings(
  * set empty, so the container's own value (linuxserver sets one) still applies.
  */
 export function buildScanCommand(settings: ScannerSettings, section: string, directory: string): ScannerCommand {
-  const scannerArgs = ["--scan", "--refresh", "--section", section, "--directory", directory];
+  return buildScannerCommand(settings, ["--scan", "--refresh", "--section", section, "--directory", directory]);
+}
+
+/** Any scanner action (`--scan …`, `--analyze --item …`), reached the configured way (docker, sudo, direct). */
+export function buildScannerCommand(settings: ScannerSettings, scannerArgs: readonly string[]): ScannerCommand {
   const vars = scannerEnv(settings);
   const mode = settings.mode;
   if (mode.kind === "docker") {
@@ -82,7 +86,7 @@ export function buildScanCommand(settings: ScannerSettings, section: string, dir
     const sudoFlags = mode.nonInteractive ? ["-n", "-u", mode.user] : ["-u", mode.user];
     return { file: "sudo", args: [...sudoFlags, "env", ...assignments, settings.scanner, ...scannerArgs], env: {} };
   }
-  return { file: settings.scanner, args: scannerArgs, env: vars };
+  return { file: settings.scanner, args: [...scannerArgs], env: vars };
 }
 
 function scannerEnv(settings: ScannerSettings): Record<string, string> {

@@ -98,8 +98,11 @@ function classifyExit(code: number, tail: string, command: ScannerCommand, mode:
   return failed(code, "scanner-exit", `the scanner exited with code ${code}`);
 }
 
+// The scanner's own path stands right before its first action flag, whatever wraps it.
+const ACTIONS = new Set(["--scan", "--analyze", "--analyze-deeply"]);
+
 function scannerOf(command: ScannerCommand): string {
-  const at = command.args.indexOf("--scan");
+  const at = command.args.findIndex((arg) => ACTIONS.has(arg));
   return at > 0 ? (command.args[at - 1] ?? command.file) : command.file;
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, UserError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
+import { fetchWithoutAccept } from "./without-accept.js";
 import { startFakePlex, type FakePlex, type FakePlexMode } from "../../fakes/plex.js";
 
 let plex: FakePlex;
@@ -22,13 +23,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await plex.close();
 });
-
-/** A fetch that drops our Accept header, as some reverse proxies do, so Plex falls back to XML. */
-const fetchWithoutAccept: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.delete("accept");
-  return fetch(input, { ...init, headers });
-};
 
 describe("PlexApiClient.listLibraries", () => {
   it("maps every section of the JSON answer to a library with all its locations", async () => {

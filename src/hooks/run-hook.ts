@@ -1,0 +1,125 @@
+import { execa } from "execa";
+import { systemClock, type Clock } from "../lib/clock.js";
+import type { HookCommand } from "./hook-command.js";
+
+/** How a hook run ended; never thrown, always returned for the log. */
+export interface HookResult {
+  /** Exit code 0 within the time limit. */
+  ok: boolean;
+  exitCode: number | null;
+  /** The signal that ended it (SIGTERM/SIGKILL after a time-out). */
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The last lines it wrote, stdout and stderr together, each cut to LINE_LIMIT characters. */
+  lastLines: string[];
+  /** Why it did not run or did not finish, in words. */
+  error?: string;
+}
+
+export interface RunHookOptions {
+  /** The environment the hook starts from (PATH, HOME…); scanarr's own is never read here. */
+  baseEnv: NodeJS.ProcessEnv;
+  /** The facts (hookEnvironment), added on top of `baseEnv`. */
+  env: Record<string, string>;
+  /** RUN_COMMAND_TIMEOUT in ms: the whole process group is stopped when it is exceeded. */
+  timeoutMs: number;
+  /** Between SIGTERM and SIGKILL to the group. Defaults to 5 s. */
+  killGraceMs?: number;
+  cwd?: string;
+  clock?: Clock;
+  /** Aborting it (service shutdown) stops the hook's process group as a time-out would. */
+  signal?: AbortSignal;
+}
+
+const KEEP_LINES = 10;
+const LINE_LIMIT = 500;
+
+/**
+ * Runs a hook in a process group of its own, with no shell of ours (a string
+ * hook is `/bin/sh -c` with the user's own string). When the time limit
+ * passes, SIGTERM then SIGKILL go to the whole group, so a `sleep` or a
+ * pipeline the hook started dies with it. Never throws: a hook that is
+ * missing, fails or hangs is reported, and the scan goes on.
+ */
+export async function runHook(command: HookCommand, options: RunHookOptions): Promise<HookResult> {
+  const clock = options.clock ?? systemClock;
+  const started = Date.now();
+  const tail = createTail();
+  const child = execa(command.file, command.args, {
+    env: { ...options.baseEnv, ...options.env },
+    extendEnv: false,
+    cwd: options.cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    buffer: false,
+    reject: false,
+    detached: true,
+  });
+  child.stdout?.on("data", tail.write);
+  child.stderr?.on("data", tail.write);
+  let stoppedBy: "time-out" | "shutdown" | undefined;
+  let killTimer: unknown;
+  const stop = (why: "time-out" | "shutdown"): void => {
+    if (stoppedBy) return;
+    stoppedBy = why;
+    signalGroup(child.pid, "SIGTERM");
+    killTimer = clock.setTimeout(() => signalGroup(child.pid, "SIGKILL"), options.killGraceMs ?? 5_000);
+  };
+  const timer = clock.setTimeout(() => stop("time-out"), options.timeoutMs);
+  const onAbort = (): void => stop("shutdown");
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const result = await child;
+  options.signal?.removeEventListener("abort", onAbort);
+  clock.clearTimeout(timer);
+  if (killTimer !== undefined) clock.clearTimeout(killTimer);
+  const timedOut = stoppedBy === "time-out";
+  const base = {
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    timedOut,
+    durationMs: Date.now() - started,
+    lastLines: tail.lines(),
+  };
+  if (timedOut) return { ...base, ok: false, error: `stopped after ${Math.round(options.timeoutMs / 1000)} s (RUN_COMMAND_TIMEOUT)` };
+  if (stoppedBy === "shutdown") return { ...base, ok: false, error: "stopped: scanarr is shutting down" };
+  if (result.code === "ENOENT") return { ...base, ok: false, error: `${command.file} was not found` };
+  if (result.code === "EACCES") return { ...base, ok: false, error: `${command.file} is not executable by this user` };
+  if (result.exitCode === undefined) return { ...base, ok: false, error: `ended by ${result.signal ?? "a signal"}` };
+  if (result.exitCode !== 0) return { ...base, ok: false, error: `exited with code ${result.exitCode}` };
+  return { ...base, ok: true };
+}
+
+/** The negative pid names the process group the detached child leads. */
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function createTail(): { write: (chunk: Buffer) => void; lines: () => string[] } {
+  const kept: string[] = [];
+  let pending = "";
+  const push = (line: string): void => {
+    if (line.trim() === "") return;
+    kept.push(line.length > LINE_LIMIT ? `${line.slice(0, LINE_LIMIT)}…` : line);
+    if (kept.length > KEEP_LINES) kept.shift();
+  };
+  return {
+    write(chunk) {
+      const parts = (pending + chunk.toString("utf8")).split(/\r?\n/);
+      pending = (parts.pop() ?? "").slice(-LINE_LIMIT * 4);
+      for (const line of parts) push(line);
+    },
+    lines: () => {
+      const out = [...kept];
+      if (pending.trim() !== "") out.push(pending.length > LINE_LIMIT ? `${pending.slice(0, LINE_LIMIT)}…` : pending);
+      return out.slice(-KEEP_LINES);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import type { Config } from "../../config/types.js";
+import { TargetUnavailableError } from "../../domain.js";
+import { analyzeThroughApi, analyzeThroughScanner, pickAnalyzeItems, type AnalyzeReport } from "./analyze.js";
+import { PlexApiClient, type PlexSection } from "./api.js";
+import { createConfirmer, type ConfirmSettings, type Confirmer } from "./confirm.js";
+import { emptyTrashIfSafe, type TrashInput, type TrashResult, type TrashSettings } from "./empty-trash.js";
+import { openPlexLibraryDb } from "./library-db.js";
+import type { PlexItemRef } from "./library-items-db.js";
+import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
+import { DEFAULT_SCANNER_TIMEOUT_MS } from "./scanner-target.js";
+import { resolveScannerSettings } from "./scanner-command.js";
+
+type AfterScanConfig = Pick<
+  Config,
+  | "PLEX_LOCAL_URL"
+  | "PLEX_TOKEN"
+  | "PLEX_DATABASE_PATH"
+  | "PLEX_SCAN_METHOD"
+  | "PLEX_CONFIRM_SCANS"
+  | "PLEX_CONFIRM_POLL_INTERVAL"
+  | "PLEX_CONFIRM_MAX_WAIT"
+  | "PLEX_CONFIRM_RESCAN_DELAY"
+  | "PLEX_ANALYZE_TYPE"
+  | "PLEX_ANALYZE_DIRECTORY"
+  | "PLEX_EMPTY_TRASH"
+  | "PLEX_EMPTY_TRASH_MAX_FILES"
+  | "PLEX_EMPTY_TRASH_ZERO_DELETED"
+  | "PLEX_SCANNER"
+  | "PLEX_LD_LIBRARY_PATH"
+  | "PLEX_SUPPORT_DIR"
+  | "PLEX_USER"
+  | "USE_DOCKER"
+  | "DOCKER_NAME"
+  | "USE_SUDO"
+>;
+
+/** Everything the queue needs after a scan was delivered to Plex, built from the config. */
+export interface PlexAfterScan {
+  /** Whether delivered scans must wait for their section at all (confirmation, analyze or empty trash on). */
+  waitsForSection: boolean;
+  confirmSettings: ConfirmSettings;
+  trashSettings: TrashSettings;
+  /** One poll for every waiting scan: see Confirmer.poll. */
+  confirmer: Confirmer;
+  lookup: PlexLookup;
+  /** Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way). */
+  analyze(items: readonly PlexItemRef[]): Promise<AnalyzeReport>;
+  /** The guarded empty-trash step for one section (see emptyTrashIfSafe). */
+  emptyTrash(section: { id: string; type: string }, input: Omit<TrashInput, "deletedCount">): Promise<TrashResult>;
+}
+
+export interface AfterScanDeps {
+  /** The environment the scanner starts from (scanner method). */
+  env: NodeJS.ProcessEnv;
+  /** Aborts running scanner analyzes at shutdown. */
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/**
+ * The after-scan building blocks wired from the config. With the `scanner`
+ * method the scanner has finished when the scan is delivered, so sections
+ * come from the Plex database and never show `refreshing`; analyze runs the
+ * scanner. Empty trash always goes through the API (it needs PLEX_TOKEN).
+ */
+export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps): PlexAfterScan {
+  const api = new PlexApiClient({ baseUrl: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN, fetch: deps.fetch, timeoutMs: deps.timeoutMs });
+  const lookup = createPlexLookup({ databasePath: config.PLEX_DATABASE_PATH, api });
+  const confirmSettings: ConfirmSettings = {
+    pollMs: config.PLEX_CONFIRM_POLL_INTERVAL * 1000,
+    maxWaitMs: config.PLEX_CONFIRM_MAX_WAIT * 1000,
+    rescanDelayMs: config.PLEX_CONFIRM_RESCAN_DELAY * 1000,
+    confirmFiles: config.PLEX_CONFIRM_SCANS,
+  };
+  const trashSettings: TrashSettings = {
+    enabled: config.PLEX_EMPTY_TRASH,
+    maxFiles: config.PLEX_EMPTY_TRASH_MAX_FILES,
+    zeroDeleted: config.PLEX_EMPTY_TRASH_ZERO_DELETED,
+  };
+  const scanner = config.PLEX_SCAN_METHOD === "scanner";
+  const sections = scanner ? { listSections: async () => sectionsFromDb(config.PLEX_DATABASE_PATH) } : api;
+  return {
+    waitsForSection: config.PLEX_CONFIRM_SCANS || config.PLEX_ANALYZE_TYPE !== "off" || config.PLEX_EMPTY_TRASH,
+    confirmSettings,
+    trashSettings,
+    confirmer: createConfirmer({ api: sections, lookup, settings: confirmSettings }),
+    lookup,
+    async analyze(items) {
+      const keys = pickAnalyzeItems(items, config.PLEX_ANALYZE_DIRECTORY);
+      if (config.PLEX_ANALYZE_TYPE === "off" || keys.length === 0) return { analyzed: [], failed: [] };
+      if (!scanner) return analyzeThroughApi(api, keys);
+      const settings = resolveScannerSettings(config, {}, true);
+      return analyzeThroughScanner(settings, config.PLEX_ANALYZE_TYPE, keys, {
+        env: deps.env,
+        timeoutMs: DEFAULT_SCANNER_TIMEOUT_MS,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+    },
+    emptyTrash: (section, input) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings),
+  };
+}
+
+/** The scanner method's sections: from the read-only database, never `refreshing` (the scanner run has ended). */
+function sectionsFromDb(file: string): PlexSection[] {
+  try {
+    const db = openPlexLibraryDb(file);
+    try {
+      return db.listLibraries().map((library) => ({ ...library, refreshing: false }));
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    // Plex may be repairing or replacing its database: the next poll tries again.
+    throw new TargetUnavailableError(error instanceof Error ? error.message : String(error));
+  }
+}

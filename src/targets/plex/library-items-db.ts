@@ -1,0 +1,70 @@
+import { openReadOnly, prepareOrExplain } from "./library-db.js";
+
+/** The Plex item that holds a file: its ratingKey (metadata item id) and parent (season, album). */
+export interface PlexItemRef {
+  file: string;
+  ratingKey: string;
+  /** Absent for items without a parent (a movie). */
+  parentRatingKey?: string;
+}
+
+/** Read-only questions about items and the trash, asked of Plex's library database. */
+export interface PlexItemsDb {
+  /** The live (not trashed) items of `files` in section `sectionId`, by file; a file Plex lacks is absent. */
+  findFiles(sectionId: string, files: readonly string[]): Map<string, PlexItemRef>;
+  /**
+   * The section's trash: deleted metadata items plus deleted media parts,
+   * the two counts plex_autoscan added up (for the whole database; here per section).
+   */
+  countDeleted(sectionId: string): number;
+  close(): void;
+}
+
+// media_parts.file is indexed; deleted_at is set while Plex keeps a missing part in the trash.
+const FIND_SQL = `
+  SELECT mi.metadata_item_id AS item, md.parent_id AS parent
+  FROM media_parts mp
+  JOIN media_items mi ON mi.id = mp.media_item_id
+  LEFT JOIN metadata_items md ON md.id = mi.metadata_item_id
+  WHERE mp.file = ? AND mp.deleted_at IS NULL AND mi.library_section_id = ?
+  ORDER BY mp.id LIMIT 1`;
+
+const DELETED_SQL = `
+  SELECT (SELECT count(*) FROM metadata_items WHERE deleted_at IS NOT NULL AND library_section_id = ?)
+       + (SELECT count(*) FROM media_parts mp JOIN media_items mi ON mi.id = mp.media_item_id
+          WHERE mp.deleted_at IS NOT NULL AND mi.library_section_id = ?) AS deleted`;
+
+interface FoundRow {
+  item: number | null;
+  parent: number | null;
+}
+
+/**
+ * Opens the Plex library database read-only for item lookups. Only plain
+ * tables are read (media_parts → media_items → metadata_items), never the
+ * FTS/ICU objects that need Plex's own SQLite.
+ */
+export function openPlexItemsDb(file: string): PlexItemsDb {
+  const db = openReadOnly(file);
+  const find = prepareOrExplain(db, file, FIND_SQL);
+  const deleted = prepareOrExplain(db, file, DELETED_SQL);
+  return {
+    findFiles(sectionId, files) {
+      const found = new Map<string, PlexItemRef>();
+      const section = Number(sectionId);
+      for (const path of new Set(files)) {
+        const row = find.get(path, section) as FoundRow | undefined;
+        if (!row || row.item === null) continue;
+        const ref: PlexItemRef = { file: path, ratingKey: String(row.item) };
+        if (row.parent !== null) ref.parentRatingKey = String(row.parent);
+        found.set(path, ref);
+      }
+      return found;
+    },
+    countDeleted(sectionId) {
+      const row = deleted.get(Number(sectionId), Number(sectionId)) as { deleted: number };
+      return row.deleted;
+    },
+    close: () => db.close(),
+  };
+}

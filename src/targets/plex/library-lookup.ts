@@ -1,0 +1,87 @@
+import type { PlexApiClient } from "./api.js";
+import type { FolderListing } from "./folder-listing.js";
+import { openPlexItemsDb, type PlexItemRef, type PlexItemsDb } from "./library-items-db.js";
+import { locateThroughFolders, type SectionFolders } from "./locate-api.js";
+
+/** Files to find in one section. */
+export interface LocateRequest {
+  section: SectionFolders;
+  files: readonly string[];
+}
+
+/** Where an answer came from, so logs can say it (and why not the database). */
+export interface LookupSource {
+  source: "database" | "api";
+  /** Why the database was not used, when PLEX_DATABASE_PATH is set but could not be read. */
+  databaseProblem?: string;
+}
+
+export interface LocateResult extends LookupSource {
+  /** Per request (same order): the live items of its files, by file. */
+  found: Array<Map<string, PlexItemRef>>;
+}
+
+export interface TrashCount extends LookupSource {
+  count: number;
+}
+
+/** Answers "which item holds this file" and "how full is the trash", from the database or the API. */
+export interface PlexLookup {
+  locate(requests: readonly LocateRequest[]): Promise<LocateResult>;
+  countTrash(section: { id: string; type: string }): Promise<TrashCount>;
+}
+
+export interface PlexLookupOptions {
+  /** PLEX_DATABASE_PATH; empty to always use the API. */
+  databasePath: string;
+  api: Pick<PlexApiClient, "listFolder" | "countTrash">;
+  openDb?: (file: string) => PlexItemsDb;
+}
+
+/**
+ * The Plex database when PLEX_DATABASE_PATH can be opened (no HTTP call, one
+ * indexed query per file), otherwise Plex's API. The database is opened for
+ * each call and closed after it, so a Plex restart or repair that replaces
+ * the file is never read through a stale handle.
+ */
+export function createPlexLookup(options: PlexLookupOptions): PlexLookup {
+  const openDb = options.openDb ?? openPlexItemsDb;
+
+  function withDb<T>(use: (db: PlexItemsDb) => T): { value: T } | { problem?: string } {
+    if (options.databasePath === "") return {};
+    let db: PlexItemsDb;
+    try {
+      db = openDb(options.databasePath);
+    } catch (error) {
+      return { problem: error instanceof Error ? error.message : String(error) };
+    }
+    try {
+      return { value: use(db) };
+    } catch (error) {
+      // A locked or half-written database: the API still knows the answer.
+      return { problem: error instanceof Error ? error.message : String(error) };
+    } finally {
+      db.close();
+    }
+  }
+
+  return {
+    async locate(requests) {
+      const fromDb = withDb((db) => requests.map((r) => db.findFiles(r.section.id, r.files)));
+      if ("value" in fromDb) return { source: "database", found: fromDb.value };
+      const cache = new Map<string, Promise<FolderListing>>();
+      const found: Array<Map<string, PlexItemRef>> = [];
+      for (const request of requests) found.push(await locateThroughFolders(options.api, request.section, request.files, cache));
+      return { source: "api", found, ...problemOf(fromDb) };
+    },
+    async countTrash(section) {
+      const fromDb = withDb((db) => db.countDeleted(section.id));
+      if ("value" in fromDb) return { source: "database", count: fromDb.value };
+      return { source: "api", count: await options.api.countTrash(section.id, section.type), ...problemOf(fromDb) };
+    },
+  };
+}
+
+function problemOf(result: { problem?: string }): { databaseProblem?: string } {
+  return result.problem === undefined ? {} : { databaseProblem: result.problem };
+}
