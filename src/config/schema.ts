@@ -7,8 +7,8 @@ export type Spec =
   | { kind: "integer"; min?: number; max?: number }
   | { kind: "number"; min?: number }
   | { kind: "enum"; values: readonly string[] }
-  | { kind: "strings" }
-  | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string }
+  | { kind: "strings"; absolute?: boolean }
+  | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string; absoluteValues?: boolean }
   | { kind: "object"; fields: Record<string, Spec> };
 
 const bool: Spec = { kind: "boolean" };
@@ -69,6 +69,28 @@ export const CONFIG_SCHEMA: Spec = {
         SERVICE_ACCOUNT_FILE: str,
       },
     },
+    ANCHORS: { kind: "strings", absolute: true },
+    SERVER_MAX_FILE_CHECKS: { kind: "integer", min: 0 },
+    SERVER_FILE_CHECK_DELAY: { kind: "number", min: 0 },
+    SERVER_FILE_EXIST_PATH_MAPPINGS: { kind: "stringsByKey", keyPattern: /^\//, keyHint: "must be an absolute path on this machine" },
+    SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: bool,
+    PLEX_EMPTY_TRASH_CONTROL_FILES: { kind: "strings", absolute: true },
+    RCLONE: {
+      kind: "object",
+      fields: {
+        RC_CACHE_REFRESH: {
+          kind: "object",
+          fields: {
+            ENABLED: bool,
+            RC_URL: url,
+            FILE_EXISTS_TO_REMOTE_MAPPINGS: { kind: "stringsByKey", absoluteValues: true },
+            RC_USER: str,
+            RC_PASS: str,
+            FS: str,
+          },
+        },
+      },
+    },
   },
 };
 
@@ -77,16 +99,11 @@ export const CONFIG_SCHEMA: Spec = {
  * each one present gets a warning instead of an "unknown key" error.
  */
 export const LEGACY_KEYS: ReadonlySet<string> = new Set([
-  "SERVER_MAX_FILE_CHECKS",
-  "SERVER_FILE_CHECK_DELAY",
-  "SERVER_FILE_EXIST_PATH_MAPPINGS",
   "SERVER_USE_SQLITE",
-  "SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION",
   "PLEX_CHECK_BEFORE_SCAN",
   "PLEX_WAIT_FOR_EXTERNAL_SCANNERS",
   "PLEX_EMPTY_TRASH",
   "PLEX_EMPTY_TRASH_MAX_FILES",
-  "PLEX_EMPTY_TRASH_CONTROL_FILES",
   "PLEX_EMPTY_TRASH_ZERO_DELETED",
   "PLEX_ANALYZE_TYPE",
   "PLEX_ANALYZE_DIRECTORY",
@@ -96,6 +113,9 @@ export const LEGACY_KEYS: ReadonlySet<string> = new Set([
   "PLEX_SECTION_PATH_MAPPINGS_WITH_API",
   "RUN_COMMAND_BEFORE_SCAN",
   "RUN_COMMAND_AFTER_SCAN",
-  "RCLONE",
+  "RCLONE.BINARY",
+  "RCLONE.CONFIG",
+  "RCLONE.CRYPT_MAPPINGS",
+  "RCLONE.RC_CACHE_EXPIRE",
   "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK",
 ]);

@@ -19,6 +19,8 @@ const REDACT = [
   "*.CLIENT_SECRET",
   "*.access_token",
   "*.refresh_token",
+  "RC_PASS",
+  "*.RC_PASS",
 ];
 
 export interface LoggerOptions {
