@@ -15,7 +15,7 @@ const LEVELS: Record<number, LogLine["level"]> = { 20: "debug", 30: "info", 40: 
 export function recordingLogger(): { logger: Logger; lines: LogLine[]; at(level: LogLine["level"]): string[] } {
   const lines: LogLine[] = [];
   const logger = pino(
-    { level: "debug" },
+    { level: "debug", base: undefined },
     {
       write(chunk: string) {
         const { level, msg, time: _time, ...fields } = JSON.parse(chunk) as Record<string, unknown>;
