@@ -50,7 +50,7 @@ export function createAnchorMonitor(deps: AnchorMonitorDeps): AnchorMonitor {
   let running: Promise<AnchorStatus> | undefined;
 
   const run = async (): Promise<AnchorStatus> => {
-    const reasons = await Promise.all(anchors.map(async (anchor) => whyMissing(anchor, await deps.probe.check(anchor))));
+    const reasons = await Promise.all(anchors.map(async (anchor) => whyMissing(anchor, await deps.probe.check(anchor, { first: true }))));
     const missing: MissingAnchor[] = [];
     anchors.forEach((anchor, i) => {
       const reason = reasons[i];

@@ -15,8 +15,12 @@ export interface ProbeResult {
 
 /** Existence checks that a stalled mount cannot hang. */
 export interface PathProbe {
-  /** Never rejects; a second call for a path still being checked shares the first answer. */
-  check(path: string): Promise<ProbeResult>;
+  /**
+   * Never rejects; a second call for a path still being checked shares the
+   * first answer. `first` puts the check ahead of those waiting (anchors must
+   * not wait behind a round of thousands of files).
+   */
+  check(path: string, options?: { first?: boolean }): Promise<ProbeResult>;
   /** Kills the child process; checks still waiting answer "timeout". */
   close(): Promise<void>;
 }
@@ -59,7 +63,7 @@ export function createPathProbe(options: PathProbeOptions = {}): PathProbe {
   const startWorker = options.startWorker ?? startProbeWorker;
   const byPath = new Map<string, Promise<ProbeResult>>();
   const sent = new Map<number, Check>();
-  let retry: Check[] = [];
+  let ahead: Check[] = [];
   let waiting: Check[] = [];
   let head = 0;
   const stalledUntil = new Map<string, number>();
@@ -77,6 +81,7 @@ export function createPathProbe(options: PathProbeOptions = {}): PathProbe {
   };
 
   const stalledMount = (file: string): string | undefined => {
+    if (stalledUntil.size === 0) return undefined;
     const mount = mountPointOf(file);
     const until = mount === undefined ? undefined : stalledUntil.get(mount);
     if (until === undefined) return undefined;
@@ -87,8 +92,8 @@ export function createPathProbe(options: PathProbeOptions = {}): PathProbe {
   };
 
   const nextWaiting = (): Check | undefined => {
-    const fromRetry = retry.shift();
-    if (fromRetry) return fromRetry;
+    const fromAhead = ahead.shift();
+    if (fromAhead) return fromAhead;
     const check = waiting[head];
     if (check === undefined) return undefined;
     head += 1;
@@ -143,7 +148,7 @@ export function createPathProbe(options: PathProbeOptions = {}): PathProbe {
     const orphans = dropWorker(dead);
     dead.kill();
     for (const orphan of orphans) sent.delete(orphan.id);
-    retry = [...orphans, ...retry];
+    ahead = [...orphans, ...ahead];
     pump();
   };
 
@@ -167,14 +172,16 @@ export function createPathProbe(options: PathProbeOptions = {}): PathProbe {
   };
 
   return {
-    check(raw) {
+    check(raw, checkOptions) {
       if (closed) return Promise.resolve({ state: "timeout", error: "the path probe is closed" });
       if (!path.isAbsolute(raw)) return Promise.resolve({ state: "missing", error: `${JSON.stringify(raw)} is not an absolute path` });
       const key = path.normalize(raw).replace(/(.)\/+$/, "$1");
       const shared = byPath.get(key);
       if (shared) return shared;
       const promise = new Promise<ProbeResult>((resolve) => {
-        waiting.push({ id: nextId++, path: key, resolve, done: false });
+        const check: Check = { id: nextId++, path: key, resolve, done: false };
+        if (checkOptions?.first) ahead.push(check);
+        else waiting.push(check);
       });
       byPath.set(key, promise);
       void promise.then(() => byPath.delete(key));
@@ -186,7 +193,7 @@ export function createPathProbe(options: PathProbeOptions = {}): PathProbe {
       const current = worker;
       worker = undefined;
       current?.kill();
-      const all = [...sent.values(), ...retry, ...waiting.slice(head)];
+      const all = [...sent.values(), ...ahead, ...waiting.slice(head)];
       for (const check of all) finish(check, { state: "timeout", error: "the path probe is closed" });
     },
   };

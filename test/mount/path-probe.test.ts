@@ -181,6 +181,19 @@ describe("path probe bounds (scripted child, injected clock)", () => {
     expect((await Promise.all(all)).map((r) => r.state)).toEqual(["file", "missing", "folder", "empty-folder"]);
   });
 
+  it("sends a check asked `first` ahead of those already waiting", async () => {
+    const workers: FakeWorker[] = [];
+    const probe = track(createPathProbe({ concurrency: 1, mountPointOf: () => undefined, startWorker: (_t, e) => last(workers, fakeWorker(e)).worker }));
+    const files = ["/data/a", "/data/b", "/data/c"].map((p) => probe.check(p));
+    const anchor = probe.check("/mnt/anchor.bin", { first: true });
+    const worker = workers[0] as FakeWorker;
+    worker.answer("/data/a", "file");
+    await files[0];
+    expect(worker.sent.map((c) => c.path)).toEqual(["/data/a", "/mnt/anchor.bin"]);
+    worker.answer("/mnt/anchor.bin", "file");
+    expect(await anchor).toEqual({ state: "file" });
+  });
+
   it("answers the checks of a child that died on its own as timeout with why, and starts a new child for the next", async () => {
     const workers: FakeWorker[] = [];
     const { logger, at } = recordingLogger();
