@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createPathProbe, type PathProbe } from "../../src/mount/path-probe.js";
+import { createPathProbe, type PathProbe, type PathProbeOptions } from "../../src/mount/path-probe.js";
 import { type ProbeWorker, startProbeWorker, type WorkerEvents, type WorkerReply } from "../../src/mount/probe-worker.js";
 import { recordingLogger } from "../helpers/log-lines.js";
 import { cleanupRclone, makeTempDir, waitFor } from "../helpers/rclone-mount.js";
@@ -86,15 +86,7 @@ describe("path probe with its real child process", () => {
 describe("path probe bounds (scripted child, injected clock)", () => {
   it("answers timeout after its bound, kills the child and re-sends the other checks it held to a new one", async () => {
     const clock = new ManualClock();
-    const workers: FakeWorker[] = [];
-    const probe = track(
-      createPathProbe({
-        timeoutMs: 1_000,
-        clock,
-        mountPointOf: (p) => (p.startsWith("/mnt/a/") ? "/mnt/a" : "/"),
-        startWorker: (_threads, events) => last(workers, fakeWorker(events)).worker,
-      }),
-    );
+    const { probe, workers } = scripted({ timeoutMs: 1_000, clock, mountPointOf: (p) => (p.startsWith("/mnt/a/") ? "/mnt/a" : "/") });
     const hung = probe.check("/mnt/a/anchor.bin");
     clock.advance(400);
     const other = probe.check("/data/ok.mkv");
@@ -109,15 +101,7 @@ describe("path probe bounds (scripted child, injected clock)", () => {
 
   it("keeps the first deadline for a re-sent check: it never waits longer than one bound", async () => {
     const clock = new ManualClock();
-    const workers: FakeWorker[] = [];
-    const probe = track(
-      createPathProbe({
-        timeoutMs: 1_000,
-        clock,
-        mountPointOf: () => undefined,
-        startWorker: (_t, e) => last(workers, fakeWorker(e)).worker,
-      }),
-    );
+    const { probe, workers } = scripted({ timeoutMs: 1_000, clock });
     const a = probe.check("/mnt/a/x");
     clock.advance(500);
     const b = probe.check("/mnt/b/y");
@@ -131,18 +115,14 @@ describe("path probe bounds (scripted child, injected clock)", () => {
 
   it("answers every waiting check on a mount that just hung at once, then tries that mount again after one bound", async () => {
     const clock = new ManualClock();
-    const workers: FakeWorker[] = [];
     const { logger, at } = recordingLogger();
-    const probe = track(
-      createPathProbe({
-        timeoutMs: 1_000,
-        concurrency: 2,
-        clock,
-        logger,
-        mountPointOf: (p) => (p.startsWith("/mnt/a/") ? "/mnt/a" : "/"),
-        startWorker: (_t, e) => last(workers, fakeWorker(e)).worker,
-      }),
-    );
+    const { probe, workers } = scripted({
+      timeoutMs: 1_000,
+      concurrency: 2,
+      clock,
+      logger,
+      mountPointOf: (p) => (p.startsWith("/mnt/a/") ? "/mnt/a" : "/"),
+    });
     const checks = Array.from({ length: 50 }, (_, i) => probe.check(`/mnt/a/file-${i}.mkv`));
     const elsewhere = probe.check("/data/other.mkv");
     expect(workers[0]?.sent).toHaveLength(2);
@@ -164,10 +144,7 @@ describe("path probe bounds (scripted child, injected clock)", () => {
   });
 
   it("sends at most `concurrency` checks to the child and the rest in order as answers come", async () => {
-    const workers: FakeWorker[] = [];
-    const probe = track(
-      createPathProbe({ concurrency: 2, mountPointOf: () => undefined, startWorker: (_t, e) => last(workers, fakeWorker(e)).worker }),
-    );
+    const { probe, workers } = scripted({ concurrency: 2 });
     const all = ["/a", "/b", "/c", "/d"].map((p) => probe.check(p));
     const worker = workers[0] as FakeWorker;
     expect(worker.sent.map((c) => c.path)).toEqual(["/a", "/b"]);
@@ -182,8 +159,7 @@ describe("path probe bounds (scripted child, injected clock)", () => {
   });
 
   it("sends a check asked `first` ahead of those already waiting", async () => {
-    const workers: FakeWorker[] = [];
-    const probe = track(createPathProbe({ concurrency: 1, mountPointOf: () => undefined, startWorker: (_t, e) => last(workers, fakeWorker(e)).worker }));
+    const { probe, workers } = scripted({ concurrency: 1 });
     const files = ["/data/a", "/data/b", "/data/c"].map((p) => probe.check(p));
     const anchor = probe.check("/mnt/anchor.bin", { first: true });
     const worker = workers[0] as FakeWorker;
@@ -195,11 +171,8 @@ describe("path probe bounds (scripted child, injected clock)", () => {
   });
 
   it("answers the checks of a child that died on its own as timeout with why, and starts a new child for the next", async () => {
-    const workers: FakeWorker[] = [];
     const { logger, at } = recordingLogger();
-    const probe = track(
-      createPathProbe({ logger, mountPointOf: () => undefined, startWorker: (_t, e) => last(workers, fakeWorker(e)).worker }),
-    );
+    const { probe, workers } = scripted({ logger });
     const pending = probe.check("/data/a.mkv");
     workers[0]?.die("the probe process ended (SIGSEGV)");
     expect(await pending).toEqual({ state: "timeout", error: "the probe process ended (SIGSEGV)" });
@@ -209,6 +182,15 @@ describe("path probe bounds (scripted child, injected clock)", () => {
     expect(await next).toEqual({ state: "file" });
   });
 });
+
+/** A probe over scripted children (one per start), with the given options. */
+function scripted(options: Omit<PathProbeOptions, "startWorker"> = {}): { probe: PathProbe; workers: FakeWorker[] } {
+  const workers: FakeWorker[] = [];
+  const probe = track(
+    createPathProbe({ mountPointOf: () => undefined, ...options, startWorker: (_t, e) => last(workers, fakeWorker(e)).worker }),
+  );
+  return { probe, workers };
+}
 
 interface FakeWorker {
   worker: ProbeWorker;
