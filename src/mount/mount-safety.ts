@@ -1,9 +1,9 @@
 import type { Config } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import { createRcClient, type RcClient } from "../rclone/rc-client.js";
+import { createRcClient, type RcClient, type RcState } from "../rclone/rc-client.js";
 import { createVfsRefresher } from "../rclone/vfs-refresh.js";
-import { type AnchorMonitor, anchorsOf, createAnchorMonitor } from "./anchors.js";
+import { type AnchorMonitor, type AnchorStatus, anchorsOf, createAnchorMonitor } from "./anchors.js";
 import { createFileChecker, type FileChecker } from "./file-check.js";
 import { createPathProbe, type PathProbe } from "./path-probe.js";
 
@@ -15,7 +15,15 @@ export interface MountSafety {
   files: FileChecker | undefined;
   /** Undefined unless RCLONE.RC_CACHE_REFRESH.ENABLED; its `state` is for /health. */
   rc: RcClient | undefined;
+  /** For /health and pages: the last anchor check and the remote control's state, without touching a mount. */
+  status(): MountSafetyStatus;
   close(): Promise<void>;
+}
+
+export interface MountSafetyStatus {
+  /** Undefined before the first check. */
+  anchors: AnchorStatus | undefined;
+  rclone: RcState | "off";
 }
 
 export interface MountSafetyOptions {
@@ -43,5 +51,12 @@ export function createMountSafety(config: Config, options: MountSafetyOptions): 
     config.SERVER_MAX_FILE_CHECKS > 0
       ? createFileChecker({ probe, existMappings: config.SERVER_FILE_EXIST_PATH_MAPPINGS, ...(refresh ? { refresh } : {}), logger })
       : undefined;
-  return { probe, anchors, files, rc, close: () => probe.close() };
+  return {
+    probe,
+    anchors,
+    files,
+    rc,
+    status: () => ({ anchors: anchors.current(), rclone: rc ? rc.state : "off" }),
+    close: () => probe.close(),
+  };
 }

@@ -31,10 +31,13 @@ describe("mount safety built from the config", () => {
       SERVER_MAX_FILE_CHECKS: 0,
     };
     const safety = build(config);
+    expect(safety.status()).toEqual({ anchors: undefined, rclone: "off" });
     expect(safety.anchors.anchors).toEqual([path.join(dir, "mounted.bin"), path.join(dir, "control.bin")]);
     expect((await safety.anchors.check()).missing.map((m) => m.path)).toEqual([path.join(dir, "control.bin")]);
     expect(safety.files).toBeUndefined();
     expect(safety.rc).toBeUndefined();
+    expect(safety.status()).toEqual({ anchors: safety.anchors.current(), rclone: "off" });
+    expect(safety.status().anchors?.ok).toBe(false);
   });
 
   it.skipIf(!canMount)("checks files through the mapping and refreshes through RC_URL with RC_USER/RC_PASS on a real mount", async () => {
@@ -59,6 +62,6 @@ describe("mount safety built from the config", () => {
     const round = await safety.files?.checkRound(["/data/e01.mkv"]);
     expect(round?.files[0]).toMatchObject({ visible: true, refreshed: true, localPath: path.join(mount.mnt, "e01.mkv") });
     expect(round?.refresh).toEqual({ folders: 1, calls: 1 });
-    expect(safety.rc?.state).toBe("ok");
+    expect(safety.status()).toMatchObject({ anchors: { ok: true, missing: [] }, rclone: "ok" });
   });
 });
