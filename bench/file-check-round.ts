@@ -54,16 +54,16 @@ onCleanup(() => probe.close());
 const existMappings = { [`${root}/`]: ["/data/"] };
 
 async function measure(name: string, checker: FileChecker, input: string[]): Promise<void> {
-  await checker.checkRound(input.slice(0, 100)); // starts the child, warms the JIT
+  await checker.runRound(input.slice(0, 100)); // starts the child, warms the JIT
   const walls: number[] = [];
   const parentCpu: number[] = [];
   const childCpu: number[] = [];
-  let last: Awaited<ReturnType<FileChecker["checkRound"]>> | undefined;
+  let last: Awaited<ReturnType<FileChecker["runRound"]>> | undefined;
   for (let r = 0; r < ROUNDS; r++) {
     const cpu0 = process.cpuUsage();
     const child0 = childPid ? readCpuSeconds(childPid) : 0;
     const t0 = performance.now();
-    last = await checker.checkRound(input);
+    last = await checker.runRound(input);
     walls.push(performance.now() - t0);
     const cpu = process.cpuUsage(cpu0);
     parentCpu.push((cpu.user + cpu.system) / 1000);

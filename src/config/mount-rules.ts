@@ -1,4 +1,4 @@
-import { createPrefixMapper, PathError } from "../paths/mapper.js";
+import { checkPathMappings } from "./mapping-rules.js";
 import type { Config } from "./types.js";
 
 const REMOTE_MAPPINGS = "RCLONE.RC_CACHE_REFRESH.FILE_EXISTS_TO_REMOTE_MAPPINGS";
@@ -18,17 +18,7 @@ export function checkMountRules(config: Config): string[] {
       if (file.split("/").includes("..")) problems.push(`${at}[${i}]: must not contain a '..' segment`);
     });
   }
-  problems.push(...mapperProblems(config.SERVER_FILE_EXIST_PATH_MAPPINGS, "SERVER_FILE_EXIST_PATH_MAPPINGS"));
-  problems.push(...mapperProblems(refresh.FILE_EXISTS_TO_REMOTE_MAPPINGS, REMOTE_MAPPINGS));
+  problems.push(...checkPathMappings(config.SERVER_FILE_EXIST_PATH_MAPPINGS, "SERVER_FILE_EXIST_PATH_MAPPINGS"));
+  problems.push(...checkPathMappings(refresh.FILE_EXISTS_TO_REMOTE_MAPPINGS, REMOTE_MAPPINGS));
   return problems;
-}
-
-function mapperProblems(mappings: Record<string, string[]>, table: string): string[] {
-  try {
-    createPrefixMapper(mappings, table);
-    return [];
-  } catch (error) {
-    if (error instanceof PathError) return [`${table}: ${error.message}`];
-    throw error;
-  }
 }

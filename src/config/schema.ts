@@ -9,12 +9,34 @@ export type Spec =
   | { kind: "enum"; values: readonly string[] }
   | { kind: "strings"; absolute?: boolean }
   | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string; absoluteValues?: boolean }
-  | { kind: "object"; fields: Record<string, Spec> };
+  | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
+  | { kind: "list"; item: Spec };
 
 const bool: Spec = { kind: "boolean" };
 const str: Spec = { kind: "string" };
 const strings: Spec = { kind: "strings" };
 const url: Spec = { kind: "url" };
+
+/** One TARGETS entry; rules.ts checks what depends on TYPE. */
+const TARGET_ENTRY: Spec = {
+  kind: "object",
+  required: ["TYPE", "NAME", "URL"],
+  fields: {
+    TYPE: { kind: "enum", values: ["plex", "jellyfin", "emby", "autoscan"] },
+    NAME: {
+      kind: "string",
+      nonEmpty: true,
+      pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/,
+      hint: "must be 1-40 characters from A-Z a-z 0-9 . _ - starting with a letter or digit",
+    },
+    URL: url,
+    TOKEN: str,
+    USERNAME: str,
+    PASSWORD: str,
+    PATH_MAPPINGS: { kind: "stringsByKey" },
+    ENABLED: bool,
+  },
+};
 
 export const CONFIG_SCHEMA: Spec = {
   kind: "object",
@@ -69,6 +91,8 @@ export const CONFIG_SCHEMA: Spec = {
         SERVICE_ACCOUNT_FILE: str,
       },
     },
+    PLEX_ENABLED: bool,
+    TARGETS: { kind: "list", item: TARGET_ENTRY },
     ANCHORS: { kind: "strings", absolute: true },
     SERVER_MAX_FILE_CHECKS: { kind: "integer", min: 0 },
     SERVER_FILE_CHECK_DELAY: { kind: "number", min: 0 },

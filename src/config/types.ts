@@ -27,6 +27,24 @@ export interface CloudConfig {
 
 export type ScanMethod = "api" | "scanner";
 
+export type TargetType = "plex" | "jellyfin" | "emby" | "autoscan";
+
+/** One entry of TARGETS: a media server (or a chained scan service) every scan is delivered to. */
+export interface TargetConfig {
+  TYPE: TargetType;
+  /** Unique; shown in logs and the API, and the key of its delivery records. */
+  NAME: string;
+  URL: string;
+  /** API key or token (plex, jellyfin, emby); empty for autoscan. */
+  TOKEN: string;
+  /** HTTP Basic credentials (autoscan only); both empty for none. */
+  USERNAME: string;
+  PASSWORD: string;
+  /** Path this server sees (key) ← media-server paths SERVER_PATH_MAPPINGS produced (values). */
+  PATH_MAPPINGS: Record<string, string[]>;
+  ENABLED: boolean;
+}
+
 /** rclone's remote control, asked to refresh a mount's directory cache when a file is not visible yet. */
 export interface RcCacheRefreshConfig {
   ENABLED: boolean;
@@ -66,6 +84,10 @@ export interface Config {
   USE_SUDO: boolean;
   PLEX_SCAN_METHOD: ScanMethod;
   CLOUD: CloudConfig;
+  /** False: the flat PLEX_* keys define no target (Jellyfin or Emby only). */
+  PLEX_ENABLED: boolean;
+  /** More media servers, after the Plex target of the flat PLEX_* keys. */
+  TARGETS: TargetConfig[];
   /** Files or folders that exist only while their mount is up; scans wait while one is missing. */
   ANCHORS: string[];
   /** Check rounds for the files a scan names before giving up; 0 turns file checks off. */

@@ -24,9 +24,12 @@ export interface FileCheckRound {
   refresh?: { folders: number; calls: number; unavailable?: string };
 }
 
-/** One check round over a batch of files; the caller keeps attempts and the next time durable. */
+/** One check round over a batch of files; the caller (the queue's gates) keeps rounds and due times durable. */
 export interface FileChecker {
-  checkRound(files: readonly string[]): Promise<FileCheckRound>;
+  /** The subset of `files` (media-server paths) visible now, as the queue's gates want it; never rejects. */
+  checkRound(files: readonly string[]): Promise<Set<string>>;
+  /** The same round with the detail of every file and of the refresh. */
+  runRound(files: readonly string[]): Promise<FileCheckRound>;
 }
 
 export interface FileCheckerDeps {
@@ -64,33 +67,39 @@ export function createFileChecker(deps: FileCheckerDeps): FileChecker {
     else entry.error = result.error;
   };
 
+  const runRound = async (files: readonly string[]): Promise<FileCheckRound> => {
+    const entries = files.map((file) => localEntry(file, toLocal));
+    await Promise.all(entries.map(look));
+    // A stalled mount ("timeout") is not refreshed: rclone is the one not answering.
+    const unseen = entries.filter((e) => e.state === "missing" && e.localPath !== undefined);
+    if (!deps.refresh || !toRemote || unseen.length === 0) return { files: entries };
+    const byRemote = new Map<string, FileVisibility[]>();
+    for (const entry of unseen) {
+      const remote = remoteFolder(path.posix.dirname(entry.localPath as string), toRemote);
+      if (remote === undefined) {
+        deps.logger.debug({ file: entry.localPath }, "no FILE_EXISTS_TO_REMOTE_MAPPINGS entry covers this file; not refreshed");
+        continue;
+      }
+      byRemote.set(remote, [...(byRemote.get(remote) ?? []), entry]);
+    }
+    if (byRemote.size === 0) return { files: entries };
+    const outcome = await deps.refresh.refresher.refreshNearest([...byRemote.keys()]);
+    const again: FileVisibility[] = [];
+    for (const [remote, waiting] of byRemote) {
+      if (!outcome.refreshed.has(remote)) continue;
+      for (const entry of waiting) entry.refreshed = true;
+      again.push(...waiting);
+    }
+    await Promise.all(again.map(look));
+    const refresh = { folders: byRemote.size, calls: outcome.calls };
+    return { files: entries, refresh: outcome.unavailable === undefined ? refresh : { ...refresh, unavailable: outcome.unavailable } };
+  };
+
   return {
+    runRound,
     async checkRound(files) {
-      const entries = files.map((file) => localEntry(file, toLocal));
-      await Promise.all(entries.map(look));
-      // A stalled mount ("timeout") is not refreshed: rclone is the one not answering.
-      const unseen = entries.filter((e) => e.state === "missing" && e.localPath !== undefined);
-      if (!deps.refresh || !toRemote || unseen.length === 0) return { files: entries };
-      const byRemote = new Map<string, FileVisibility[]>();
-      for (const entry of unseen) {
-        const remote = remoteFolder(path.posix.dirname(entry.localPath as string), toRemote);
-        if (remote === undefined) {
-          deps.logger.debug({ file: entry.localPath }, "no FILE_EXISTS_TO_REMOTE_MAPPINGS entry covers this file; not refreshed");
-          continue;
-        }
-        byRemote.set(remote, [...(byRemote.get(remote) ?? []), entry]);
-      }
-      if (byRemote.size === 0) return { files: entries };
-      const outcome = await deps.refresh.refresher.refreshNearest([...byRemote.keys()]);
-      const again: FileVisibility[] = [];
-      for (const [remote, waiting] of byRemote) {
-        if (!outcome.refreshed.has(remote)) continue;
-        for (const entry of waiting) entry.refreshed = true;
-        again.push(...waiting);
-      }
-      await Promise.all(again.map(look));
-      const refresh = { folders: byRemote.size, calls: outcome.calls };
-      return { files: entries, refresh: outcome.unavailable === undefined ? refresh : { ...refresh, unavailable: outcome.unavailable } };
+      const round = await runRound(files);
+      return new Set(round.files.filter((f) => f.visible).map((f) => f.file));
     },
   };
 }

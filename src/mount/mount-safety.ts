@@ -1,6 +1,7 @@
 import type { Config } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
+import type { FileCheckPolicy } from "../queue/file-checks.js";
 import { createRcClient, type RcClient, type RcState } from "../rclone/rc-client.js";
 import { createVfsRefresher } from "../rclone/vfs-refresh.js";
 import { type AnchorMonitor, type AnchorStatus, anchorsOf, createAnchorMonitor } from "./anchors.js";
@@ -58,5 +59,19 @@ export function createMountSafety(config: Config, options: MountSafetyOptions): 
     rc,
     status: () => ({ anchors: anchors.current(), rclone: rc ? rc.state : "off" }),
     close: () => probe.close(),
+  };
+}
+
+/**
+ * The queue's file-check policy from SERVER_MAX_FILE_CHECKS (rounds in all;
+ * 0 = no checks: undefined), SERVER_FILE_CHECK_DELAY (seconds between rounds)
+ * and SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION.
+ */
+export function fileCheckPolicyOf(config: Config): FileCheckPolicy | undefined {
+  if (config.SERVER_MAX_FILE_CHECKS <= 0) return undefined;
+  return {
+    maxChecks: config.SERVER_MAX_FILE_CHECKS,
+    delayMs: config.SERVER_FILE_CHECK_DELAY * 1000,
+    scanFolderOnExhaustion: config.SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION,
   };
 }

@@ -17,13 +17,14 @@ interface Rule {
 }
 
 /**
- * Builds the mapper for SERVER_PATH_MAPPINGS. Every key maps to itself too, so
+ * Builds the mapper for SERVER_PATH_MAPPINGS (or a target's PATH_MAPPINGS,
+ * named by `label` in messages). Every key maps to itself too, so
  * a path already in media-server form passes unchanged; among all matching
  * prefixes the longest (most components) wins, and only that prefix is
  * replaced.
  */
-export function createPathMapper(mappings: Record<string, string[]>): PathMapper {
-  const rules = buildRules(mappings, "SERVER_PATH_MAPPINGS", true);
+export function createPathMapper(mappings: Record<string, string[]>, label = "SERVER_PATH_MAPPINGS"): PathMapper {
+  const rules = buildRules(mappings, label, true);
   return {
     toServerPath(input: string): string {
       const parsed = parseOrThrow(input, "path");

@@ -5,7 +5,9 @@ import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
 import { createPathMapper } from "../paths/mapper.js";
-import { openDatabase } from "../queue/database.js";
+import { openDatabase, type Database } from "../queue/database.js";
+import { startCheckpointer } from "../queue/checkpointer.js";
+import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
@@ -14,7 +16,7 @@ import { createPlexTarget } from "../targets/plex/plex-target.js";
 import { createScannerTargetFromConfig } from "../targets/plex/scanner-target.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOf } from "./catalog.js";
-import { startDriveWiring } from "./drive.js";
+import { startDriveWiring, type DriveHandle } from "./drive.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -36,13 +38,30 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Builds and starts everything `scanarr serve` runs; the composition root. */
+/**
+ * Builds and starts everything `scanarr serve` runs; the composition root.
+ * Order matters: the instance lock before the database is touched (a second
+ * serve must change nothing), the port before any delivery starts (a serve
+ * that cannot bind must not have claimed work).
+ */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
+  const lock = acquireInstanceLock(deps.paths.dataDir);
+  let db: Database | undefined;
+  try {
+    db = openDatabase(deps.paths.database);
+    return await startWithDatabase(deps, db, lock);
+  } catch (error) {
+    if (db?.open) db.close();
+    lock.release();
+    throw error;
+  }
+}
+
+async function startWithDatabase(deps: ServiceDeps, db: Database, lock: InstanceLock): Promise<RunningService> {
   const { config, logger, clock } = deps;
   const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
   const shutdown = new AbortController();
   const target = deps.target ?? buildTarget(deps, shutdown.signal);
-  const db = openDatabase(deps.paths.database);
   const queue = new ScanQueue({
     db,
     clock,
@@ -51,10 +70,8 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     priorities: config.SERVER_SCAN_PRIORITIES,
     logger,
   });
-  const pending = queue.countPending();
-  if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
-  const delivery: DeliveryHandle = startDelivery({ queue, targets: [target], clock, logger });
-  const drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
+  let delivery: DeliveryHandle | undefined;
+  let drive: DriveHandle | undefined;
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
@@ -67,19 +84,23 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     libraries: catalogOf(target, clock),
     status: () => ({
       target: target.name,
-      targets: delivery.targetStates(),
-      drive: config.CLOUD.ENABLED ? (drive.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+      targets: delivery?.targetStates() ?? {},
+      drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     }),
   });
   let address: Awaited<ReturnType<typeof listen>>;
   try {
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {
-    await delivery.stop(1_000);
-    await drive.stop();
-    db.close();
+    shutdown.abort();
     throw error;
   }
+  const checkpointer = startCheckpointer(deps.paths.database, logger);
+  const pending = queue.countPending();
+  if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
+  delivery = startDelivery({ queue, targets: [target], clock, logger });
+  drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
+  const running = { delivery, drive };
   return {
     host: address.address,
     port: address.port,
@@ -88,12 +109,14 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await drive.stop();
-      await delivery.stop(10_000);
+      await running.drive.stop();
+      await running.delivery.stop(10_000);
       shutdown.abort();
       server.closeAllConnections();
       await closed;
+      await checkpointer.stop();
       db.close();
+      lock.release();
     },
   };
 }

@@ -42,7 +42,7 @@ describe("file-check round on local folders", () => {
   it("maps media-server paths to local ones and reports each file in input order", async () => {
     const dir = library();
     const checker = createFileChecker({ probe: realProbe(), existMappings: { [`${dir}/`]: ["/data/"] }, logger: recordingLogger().logger });
-    const round = await checker.checkRound(["/data/TV/Show/Season 1/e02.mkv", "/data/TV/Show/Season 1/e01.mkv", `${dir}/TV/Show`]);
+    const round = await checker.runRound(["/data/TV/Show/Season 1/e02.mkv", "/data/TV/Show/Season 1/e01.mkv", `${dir}/TV/Show`]);
     expect(round.files).toEqual([
       {
         file: "/data/TV/Show/Season 1/e02.mkv",
@@ -63,9 +63,20 @@ describe("file-check round on local folders", () => {
     expect(round.refresh).toBeUndefined();
   });
 
+  it("answers the queue's gates with the set of visible files", async () => {
+    const dir = library();
+    const checker = createFileChecker({ probe: realProbe(), existMappings: { [`${dir}/`]: ["/data/"] }, logger: recordingLogger().logger });
+    const visible = await checker.checkRound([
+      "/data/TV/Show/Season 1/e01.mkv",
+      "/data/TV/Show/Season 1/e02.mkv",
+      "/data/TV/Show/Season 1/e01.mkv",
+    ]);
+    expect(visible).toEqual(new Set(["/data/TV/Show/Season 1/e01.mkv"]));
+  });
+
   it("says why a file cannot be looked for instead of throwing: a Windows path with no mapping, a '..' segment", async () => {
     const checker = createFileChecker({ probe: realProbe(), existMappings: {}, logger: recordingLogger().logger });
-    const round = await checker.checkRound(["D:\\Media\\TV\\e01.mkv", "/data/../etc/passwd"]);
+    const round = await checker.runRound(["D:\\Media\\TV\\e01.mkv", "/data/../etc/passwd"]);
     expect(round.files.map((f) => [f.visible, f.localPath, f.error])).toEqual([
       [false, undefined, '"D:\\\\Media\\\\TV\\\\e01.mkv" is not a local path: add a SERVER_FILE_EXIST_PATH_MAPPINGS entry for it'],
       [false, undefined, "path \"/data/../etc/passwd\" contains a '..' segment"],
@@ -85,7 +96,7 @@ describe("file-check round on local folders", () => {
       refresh: { refresher, remoteMappings: { "/": [`${dir}/TV/`] } },
       logger: recordingLogger().logger,
     });
-    const round = await checker.checkRound([
+    const round = await checker.runRound([
       `${dir}/TV/Show/Season 1/e02.mkv`,
       `${dir}/TV/Show/Season 1/e03.mkv`,
       `${dir}/TV/Show/Season 1/e01.mkv`,
@@ -113,7 +124,7 @@ describe("file-check round on local folders", () => {
       refresh: { refresher, remoteMappings: { "Media/": ["/mnt/a/"] } },
       logger: recordingLogger().logger,
     });
-    const round = await checker.checkRound(["/mnt/a/TV/x.mkv", "/mnt/a/Movies/y.mkv"]);
+    const round = await checker.runRound(["/mnt/a/TV/x.mkv", "/mnt/a/Movies/y.mkv"]);
     expect(refresher.asked).toEqual([["Media/Movies"]]);
     expect(round.files.map((f) => [f.state, f.visible, f.refreshed, f.error])).toEqual([
       ["timeout", false, false, "no answer within 1 s"],

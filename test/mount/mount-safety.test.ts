@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { createMountSafety, type MountSafety } from "../../src/mount/mount-safety.js";
+import { createMountSafety, fileCheckPolicyOf, type MountSafety } from "../../src/mount/mount-safety.js";
+import type { AnchorCheck, FileChecker as GateFileChecker } from "../../src/queue/gates.js";
 import { recordingLogger } from "../helpers/log-lines.js";
 import { canMount, cleanupRclone, makeTempDir, startRcloneMount } from "../helpers/rclone-mount.js";
 
@@ -40,6 +41,17 @@ describe("mount safety built from the config", () => {
     expect(safety.status().anchors?.ok).toBe(false);
   });
 
+  it("fits the queue's gates: its checker and anchors are what createGates takes, and the policy follows the keys", () => {
+    const config: Config = { ...defaultConfig("a".repeat(32)), SERVER_MAX_FILE_CHECKS: 4, SERVER_FILE_CHECK_DELAY: 30 };
+    const safety = build(config);
+    const checker: GateFileChecker | undefined = safety.files;
+    const anchors: AnchorCheck = safety.anchors;
+    expect(checker).toBeDefined();
+    expect(anchors).toBe(safety.anchors);
+    expect(fileCheckPolicyOf(config)).toEqual({ maxChecks: 4, delayMs: 30_000, scanFolderOnExhaustion: false });
+    expect(fileCheckPolicyOf({ ...config, SERVER_MAX_FILE_CHECKS: 0 })).toBeUndefined();
+  });
+
   it.skipIf(!canMount)("checks files through the mapping and refreshes through RC_URL with RC_USER/RC_PASS on a real mount", async () => {
     const auth = { user: "scan", pass: "rc-pass-123" };
     const mount = await startRcloneMount({ auth });
@@ -59,7 +71,7 @@ describe("mount safety built from the config", () => {
     expect((await safety.anchors.check()).ok).toBe(true);
     // Written after the mount listed its root: hidden by the directory cache until refreshed.
     writeFileSync(path.join(mount.src, "e01.mkv"), "x");
-    const round = await safety.files?.checkRound(["/data/e01.mkv"]);
+    const round = await safety.files?.runRound(["/data/e01.mkv"]);
     expect(round?.files[0]).toMatchObject({ visible: true, refreshed: true, localPath: path.join(mount.mnt, "e01.mkv") });
     expect(round?.refresh).toEqual({ folders: 1, calls: 1 });
     expect(safety.status()).toMatchObject({ anchors: { ok: true, missing: [] }, rclone: "ok" });

@@ -61,7 +61,7 @@ describe.skipIf(!canMount)("file-check round on a real rclone mount", () => {
     // Invisible under MNT: the directory cache (1 h) still holds the old listing.
     expect((await probe.check(path.join(mount.mnt, "TV/Show/Season 1/e02.mkv"))).state).toBe("missing");
 
-    const round = await checker.checkRound(files);
+    const round = await checker.runRound(files);
     expect(round.files.map((f) => [f.file, f.visible, f.refreshed])).toEqual(files.map((f) => [f, true, true]));
     expect(round.files[0]?.localPath).toBe(path.join(mount.mnt, "TV/Show/Season 1/e02.mkv"));
     expect(round.refresh).toEqual({ folders: 2, calls: 3 });
@@ -74,7 +74,7 @@ describe.skipIf(!canMount)("file-check round on a real rclone mount", () => {
     ]);
     expect(refreshCalls().map((c) => c.status)).toEqual([200, 200, 200]);
 
-    const again = await checker.checkRound(files);
+    const again = await checker.runRound(files);
     expect(again.files.every((f) => f.visible && !f.refreshed)).toBe(true);
     expect(again.refresh).toBeUndefined();
     expect(refreshCalls()).toHaveLength(3);
@@ -82,7 +82,7 @@ describe.skipIf(!canMount)("file-check round on a real rclone mount", () => {
 
   it("leaves a file that never arrives invisible after the refresh, and says nothing was wrong with rclone", async () => {
     const { checker, refreshCalls } = await setup();
-    const round = await checker.checkRound(["/data/TV/Show/Season 1/e09.mkv", "/data/TV/Show/Season 1/e01.mkv"]);
+    const round = await checker.runRound(["/data/TV/Show/Season 1/e09.mkv", "/data/TV/Show/Season 1/e01.mkv"]);
     expect(round.files.map((f) => [f.visible, f.state, f.refreshed])).toEqual([
       [false, "missing", true],
       [true, "file", false],
@@ -95,11 +95,11 @@ describe.skipIf(!canMount)("file-check round on a real rclone mount", () => {
     const auth = { user: "scan", pass: "rc-secret-1" };
     const good = await setup({ auth, clientAuth: auth });
     write(good.mount.src, "TV/Show/Season 1/e05.mkv");
-    expect((await good.checker.checkRound(["/data/TV/Show/Season 1/e05.mkv"])).files[0]?.visible).toBe(true);
+    expect((await good.checker.runRound(["/data/TV/Show/Season 1/e05.mkv"])).files[0]?.visible).toBe(true);
 
     const bad = await setup({ auth, clientAuth: { user: "scan", pass: "wrong-secret" } });
     write(bad.mount.src, "TV/Show/Season 1/e05.mkv");
-    const round = await bad.checker.checkRound(["/data/TV/Show/Season 1/e05.mkv"]);
+    const round = await bad.checker.runRound(["/data/TV/Show/Season 1/e05.mkv"]);
     expect(round.files[0]).toMatchObject({ visible: false, state: "missing", refreshed: false });
     expect(round.refresh?.unavailable).toMatch(/refused the credentials/);
     expect(bad.refreshCalls().map((c) => c.status)).toEqual([]);
