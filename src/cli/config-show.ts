@@ -19,10 +19,18 @@ export async function run(options: ConfigShowOptions, ctx: CommandContext): Prom
   return 0;
 }
 
+/** Free-form maps: printed as one JSON value, also when empty (an empty object would print no line at all). */
+const SHOWN_WHOLE = new Set([
+  "SERVER_PATH_MAPPINGS",
+  "SERVER_SCAN_PRIORITIES",
+  "SERVER_FILE_EXIST_PATH_MAPPINGS",
+  "RCLONE.RC_CACHE_REFRESH.FILE_EXISTS_TO_REMOTE_MAPPINGS",
+]);
+
 function flatten(config: Config): Array<{ key: string; value: string }> {
   const out: Array<{ key: string; value: string }> = [];
   const walk = (value: unknown, key: string) => {
-    if (value && typeof value === "object" && !Array.isArray(value) && key !== "SERVER_PATH_MAPPINGS" && key !== "SERVER_SCAN_PRIORITIES") {
+    if (value && typeof value === "object" && !Array.isArray(value) && !SHOWN_WHOLE.has(key)) {
       for (const [k, v] of Object.entries(value)) walk(v, key ? `${key}.${k}` : k);
     } else {
       out.push({ key, value: JSON.stringify(value) });

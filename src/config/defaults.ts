@@ -121,6 +121,22 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     CLOUD: defaultCloud(),
     PLEX_ENABLED: true,
     TARGETS: [],
+    ANCHORS: [],
+    SERVER_MAX_FILE_CHECKS: 10,
+    SERVER_FILE_CHECK_DELAY: 60,
+    SERVER_FILE_EXIST_PATH_MAPPINGS: {},
+    SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: false,
+    PLEX_EMPTY_TRASH_CONTROL_FILES: [],
+    RCLONE: {
+      RC_CACHE_REFRESH: {
+        ENABLED: false,
+        RC_URL: "http://localhost:5572",
+        FILE_EXISTS_TO_REMOTE_MAPPINGS: {},
+        RC_USER: "",
+        RC_PASS: "",
+        FS: "",
+      },
+    },
   };
 }
 

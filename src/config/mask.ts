@@ -9,5 +9,9 @@ export function maskConfig(config: Config): Config {
     PLEX_TOKEN: maskSecret(config.PLEX_TOKEN),
     CLOUD: { ...config.CLOUD, CLIENT_SECRET: maskSecret(config.CLOUD.CLIENT_SECRET) },
     TARGETS: config.TARGETS.map((t) => ({ ...t, TOKEN: maskSecret(t.TOKEN), PASSWORD: maskSecret(t.PASSWORD) })),
+    RCLONE: {
+      ...config.RCLONE,
+      RC_CACHE_REFRESH: { ...config.RCLONE.RC_CACHE_REFRESH, RC_PASS: maskSecret(config.RCLONE.RC_CACHE_REFRESH.RC_PASS) },
+    },
   };
 }

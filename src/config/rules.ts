@@ -1,6 +1,7 @@
 import { checkPathMappings } from "./mapping-rules.js";
 import { checkTargets } from "./target-rules.js";
 import type { Config } from "./types.js";
+import { checkMountRules } from "./mount-rules.js";
 
 /** Checks that need several keys at once; run after the shape is valid. */
 export function checkRules(config: Config): string[] {
@@ -10,5 +11,6 @@ export function checkRules(config: Config): string[] {
   }
   if (config.USE_DOCKER && config.DOCKER_NAME.trim() === "") problems.push("DOCKER_NAME: must be set when USE_DOCKER is true");
   problems.push(...checkTargets(config));
+  problems.push(...checkMountRules(config));
   return problems;
 }

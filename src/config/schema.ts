@@ -7,8 +7,8 @@ export type Spec =
   | { kind: "integer"; min?: number; max?: number }
   | { kind: "number"; min?: number }
   | { kind: "enum"; values: readonly string[] }
-  | { kind: "strings" }
-  | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string }
+  | { kind: "strings"; absolute?: boolean }
+  | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string; absoluteValues?: boolean }
   | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
   | { kind: "list"; item: Spec }
   /** A command: a string for `/bin/sh -c`, or an argv array (the program first). */
@@ -107,6 +107,28 @@ export const CONFIG_SCHEMA: Spec = {
     },
     PLEX_ENABLED: bool,
     TARGETS: { kind: "list", item: TARGET_ENTRY },
+    ANCHORS: { kind: "strings", absolute: true },
+    SERVER_MAX_FILE_CHECKS: { kind: "integer", min: 0 },
+    SERVER_FILE_CHECK_DELAY: { kind: "number", min: 0 },
+    SERVER_FILE_EXIST_PATH_MAPPINGS: { kind: "stringsByKey", keyPattern: /^\//, keyHint: "must be an absolute path on this machine" },
+    SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: bool,
+    PLEX_EMPTY_TRASH_CONTROL_FILES: { kind: "strings", absolute: true },
+    RCLONE: {
+      kind: "object",
+      fields: {
+        RC_CACHE_REFRESH: {
+          kind: "object",
+          fields: {
+            ENABLED: bool,
+            RC_URL: url,
+            FILE_EXISTS_TO_REMOTE_MAPPINGS: { kind: "stringsByKey", absoluteValues: true },
+            RC_USER: str,
+            RC_PASS: str,
+            FS: str,
+          },
+        },
+      },
+    },
   },
 };
 
@@ -115,19 +137,17 @@ export const CONFIG_SCHEMA: Spec = {
  * each one present gets a warning instead of an "unknown key" error.
  */
 export const LEGACY_KEYS: ReadonlySet<string> = new Set([
-  "SERVER_MAX_FILE_CHECKS",
-  "SERVER_FILE_CHECK_DELAY",
-  "SERVER_FILE_EXIST_PATH_MAPPINGS",
   "SERVER_USE_SQLITE",
-  "SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION",
   "PLEX_CHECK_BEFORE_SCAN",
   "PLEX_WAIT_FOR_EXTERNAL_SCANNERS",
-  "PLEX_EMPTY_TRASH_CONTROL_FILES",
   "PLEX_FIX_MISMATCHED",
   "PLEX_FIX_MISMATCHED_LANG",
   "PLEX_SECTION_PATH_MAPPINGS",
   "PLEX_SECTION_PATH_MAPPINGS_WITH_API",
-  "RCLONE",
+  "RCLONE.BINARY",
+  "RCLONE.CONFIG",
+  "RCLONE.CRYPT_MAPPINGS",
+  "RCLONE.RC_CACHE_EXPIRE",
   "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK",
 ]);
 

@@ -50,6 +50,22 @@ export type AnalyzeType = "off" | "basic" | "deep";
 /** A hook: a string run with `/bin/sh -c`, or an argv array run directly. */
 export type HookCommandSetting = string | string[];
 
+/** rclone's remote control, asked to refresh a mount's directory cache when a file is not visible yet. */
+export interface RcCacheRefreshConfig {
+  ENABLED: boolean;
+  RC_URL: string;
+  /** `{ remote path: [local mount prefix, ...] }` (plex_autoscan's shape). */
+  FILE_EXISTS_TO_REMOTE_MAPPINGS: Record<string, string[]>;
+  RC_USER: string;
+  RC_PASS: string;
+  /** The VFS to refresh when rclone runs several; empty: the only one, or each. */
+  FS: string;
+}
+
+export interface RcloneConfig {
+  RC_CACHE_REFRESH: RcCacheRefreshConfig;
+}
+
 /** The effective configuration every subcommand receives. */
 export interface Config {
   SERVER_IP: string;
@@ -96,4 +112,16 @@ export interface Config {
   PLEX_ENABLED: boolean;
   /** More media servers, after the Plex target of the flat PLEX_* keys. */
   TARGETS: TargetConfig[];
+  /** Files or folders that exist only while their mount is up; scans wait while one is missing. */
+  ANCHORS: string[];
+  /** Check rounds for the files a scan names before giving up; 0 turns file checks off. */
+  SERVER_MAX_FILE_CHECKS: number;
+  /** Seconds between two check rounds. */
+  SERVER_FILE_CHECK_DELAY: number;
+  /** `{ local prefix: [media-server prefix, ...] }`: where scanarr sees the files the media server names. */
+  SERVER_FILE_EXIST_PATH_MAPPINGS: Record<string, string[]>;
+  SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: boolean;
+  /** plex_autoscan's mount guard; scanarr treats each entry as an anchor. */
+  PLEX_EMPTY_TRASH_CONTROL_FILES: string[];
+  RCLONE: RcloneConfig;
 }

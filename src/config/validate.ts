@@ -42,7 +42,7 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
         fail(`must be one of ${spec.values.map((v) => JSON.stringify(v)).join(", ")}, got ${describe(value)}`);
       return;
     case "strings":
-      return validateStrings(value, at, report);
+      return validateStrings(value, at, report, spec.absolute);
     case "stringsByKey":
       if (!isPlainObject(value)) return fail(`must be an object of string arrays, got ${describe(value)}`);
       for (const [key, list] of Object.entries(value)) {
@@ -50,7 +50,7 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
         if (key.trim() === "") report.problems.push(`${keyAt}: key must not be empty`);
         else if (spec.keyPattern && !spec.keyPattern.test(key))
           report.problems.push(`${keyAt}: key ${spec.keyHint ?? `must match ${spec.keyPattern}`}`);
-        validateStrings(list, keyAt, report);
+        validateStrings(list, keyAt, report, spec.absoluteValues);
       }
       return;
     case "object":
@@ -97,13 +97,15 @@ function validateCommand(value: unknown, at: string, report: ValidationReport): 
   }
 }
 
-function validateStrings(value: unknown, at: string, report: ValidationReport): void {
+function validateStrings(value: unknown, at: string, report: ValidationReport, absolute = false): void {
   if (!Array.isArray(value)) {
     report.problems.push(`${at}: must be an array of strings, got ${describe(value)}`);
     return;
   }
   value.forEach((item, i) => {
     if (typeof item !== "string") report.problems.push(`${at}[${i}]: must be a string, got ${describe(item)}`);
+    else if (absolute && !item.startsWith("/"))
+      report.problems.push(`${at}[${i}]: must be an absolute path on this machine, got ${describe(item)}`);
   });
 }
 

@@ -23,6 +23,8 @@ const REDACT = [
   "TARGETS[*].PASSWORD",
   "*.TARGETS[*].TOKEN",
   "*.TARGETS[*].PASSWORD",
+  "RC_PASS",
+  "*.RC_PASS",
 ];
 
 export interface LoggerOptions {

@@ -24,12 +24,7 @@ interface Rule {
  * replaced.
  */
 export function createPathMapper(mappings: Record<string, string[]>, label = "SERVER_PATH_MAPPINGS"): PathMapper {
-  const rules: Rule[] = [];
-  for (const [key, alternatives] of Object.entries(mappings)) {
-    const to = parseOrThrow(key, `${label} key "${key}"`);
-    rules.push({ from: to, to });
-    for (const alt of alternatives) rules.push({ from: parseOrThrow(alt, `${label}["${key}"] entry "${alt}"`), to });
-  }
+  const rules = buildRules(mappings, label, true);
   return {
     toServerPath(input: string): string {
       const parsed = parseOrThrow(input, "path");
@@ -40,10 +35,46 @@ export function createPathMapper(mappings: Record<string, string[]>, label = "SE
         }
         return formatPath(parsed);
       }
-      const rest = parsed.parts.slice(rule.from.parts.length);
-      return formatPath({ ...rule.to, parts: [...rule.to.parts, ...rest], trailingSlash: parsed.trailingSlash });
+      return applyRule(rule, parsed);
     },
   };
+}
+
+/** A `{ to: [from, ...] }` table applied by longest whole-component prefix; no match gives undefined. */
+export interface PrefixMapper {
+  map(input: string): string | undefined;
+}
+
+/**
+ * The same matching as SERVER_PATH_MAPPINGS for the other tables of that shape
+ * (SERVER_FILE_EXIST_PATH_MAPPINGS, FILE_EXISTS_TO_REMOTE_MAPPINGS), where a
+ * key does not map to itself and the caller decides what no match means.
+ * `table` names the config key in error messages.
+ */
+export function createPrefixMapper(mappings: Record<string, string[]>, table: string): PrefixMapper {
+  const rules = buildRules(mappings, table, false);
+  return {
+    map(input: string): string | undefined {
+      const parsed = parseOrThrow(input, "path");
+      const rule = findLongestRule(rules, parsed);
+      return rule ? applyRule(rule, parsed) : undefined;
+    },
+  };
+}
+
+function buildRules(mappings: Record<string, string[]>, table: string, keysMapToThemselves: boolean): Rule[] {
+  const rules: Rule[] = [];
+  for (const [key, alternatives] of Object.entries(mappings)) {
+    const to = parseOrThrow(key, `${table} key "${key}"`);
+    if (keysMapToThemselves) rules.push({ from: to, to });
+    for (const alt of alternatives) rules.push({ from: parseOrThrow(alt, `${table}["${key}"] entry "${alt}"`), to });
+  }
+  return rules;
+}
+
+function applyRule(rule: Rule, parsed: ParsedPath): string {
+  const rest = parsed.parts.slice(rule.from.parts.length);
+  return formatPath({ ...rule.to, parts: [...rule.to.parts, ...rest], trailingSlash: parsed.trailingSlash });
 }
 
 function findLongestRule(rules: Rule[], path: ParsedPath): Rule | undefined {

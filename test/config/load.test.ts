@@ -120,7 +120,7 @@ describe("a plex_autoscan config.json", () => {
 
   it("warns once for each key it does not use, without failing", () => {
     const { warnings } = parseConfigText(JSON.stringify(plexAutoscan));
-    for (const key of ["SERVER_MAX_FILE_CHECKS", "SERVER_USE_SQLITE", "RCLONE", "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK"]) {
+    for (const key of ["SERVER_USE_SQLITE", "RCLONE.BINARY", "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK"]) {
       expect(warnings.filter((w) => w.startsWith(`${key}:`))).toHaveLength(1);
     }
   });
