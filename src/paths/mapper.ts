@@ -9,11 +9,24 @@ export class PathError extends Error {
 export interface PathMapper {
   /** The media-server form of `input`, or a PathError. */
   toServerPath(input: string): string;
+  /** The same, saying which SERVER_PATH_MAPPINGS entry rewrote it (for `scanarr map` and debug logs). */
+  explain(input: string): MappedPath;
+}
+
+/** A path after mapping, with the entry that matched; no prefix and key when none did. */
+export interface MappedPath {
+  serverPath: string;
+  /** The matching prefix as written in the config (a list entry, or the key itself). */
+  prefix?: string;
+  /** The SERVER_PATH_MAPPINGS key it was rewritten to. */
+  key?: string;
 }
 
 interface Rule {
   from: ParsedPath;
   to: ParsedPath;
+  fromText: string;
+  keyText: string;
 }
 
 /**
@@ -26,23 +39,25 @@ export function createPathMapper(mappings: Record<string, string[]>): PathMapper
   const rules: Rule[] = [];
   for (const [key, alternatives] of Object.entries(mappings)) {
     const to = parseOrThrow(key, `SERVER_PATH_MAPPINGS key "${key}"`);
-    rules.push({ from: to, to });
-    for (const alt of alternatives) rules.push({ from: parseOrThrow(alt, `SERVER_PATH_MAPPINGS["${key}"] entry "${alt}"`), to });
+    rules.push({ from: to, to, fromText: key, keyText: key });
+    for (const alt of alternatives) {
+      rules.push({ from: parseOrThrow(alt, `SERVER_PATH_MAPPINGS["${key}"] entry "${alt}"`), to, fromText: alt, keyText: key });
+    }
   }
-  return {
-    toServerPath(input: string): string {
-      const parsed = parseOrThrow(input, "path");
-      const rule = findLongestRule(rules, parsed);
-      if (!rule) {
-        if (parsed.style === "relative") {
-          throw new PathError(`path ${JSON.stringify(input)} is relative and matches no cloud-drive prefix in SERVER_PATH_MAPPINGS`);
-        }
-        return formatPath(parsed);
+  const explain = (input: string): MappedPath => {
+    const parsed = parseOrThrow(input, "path");
+    const rule = findLongestRule(rules, parsed);
+    if (!rule) {
+      if (parsed.style === "relative") {
+        throw new PathError(`path ${JSON.stringify(input)} is relative and matches no cloud-drive prefix in SERVER_PATH_MAPPINGS`);
       }
-      const rest = parsed.parts.slice(rule.from.parts.length);
-      return formatPath({ ...rule.to, parts: [...rule.to.parts, ...rest], trailingSlash: parsed.trailingSlash });
-    },
+      return { serverPath: formatPath(parsed) };
+    }
+    const rest = parsed.parts.slice(rule.from.parts.length);
+    const serverPath = formatPath({ ...rule.to, parts: [...rule.to.parts, ...rest], trailingSlash: parsed.trailingSlash });
+    return { serverPath, prefix: rule.fromText, key: rule.keyText };
   };
+  return { explain, toServerPath: (input) => explain(input).serverPath };
 }
 
 function findLongestRule(rules: Rule[], path: ParsedPath): Rule | undefined {

@@ -18,8 +18,12 @@ export type FakePlexRoute = "all" | "sections" | "refresh";
 export interface FakePlexOptions {
   /** The token the fake accepts; a fixed test value by default. */
   token?: string;
+  /** A shared (non-admin) user's token: accepted for reading, 403 on admin-only calls (scans, /butler). */
+  sharedToken?: string;
   sections?: FakeSection[];
   mode?: FakePlexMode;
+  /** Address to listen on; 127.0.0.1 by default (the container test listens where a container can reach it). */
+  host?: string;
 }
 
 export interface FakePlexRequest {
@@ -27,7 +31,7 @@ export interface FakePlexRequest {
   /** Path and query as received, e.g. `/library/sections/2/refresh?path=%2Fdata%2FTV`. */
   url: string;
   /** Where the token came from, if anywhere. */
-  tokenIn: "header" | "query" | "none";
+  tokenIn: "header" | "query" | "shared" | "none";
   accept: string | undefined;
 }
 
@@ -82,7 +86,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-plex");
-    const tokenIn = readTokenSource(req, url, token);
+    const tokenIn = readTokenSource(req, url, token, options.sharedToken);
     requests.push({ method: req.method ?? "GET", url: req.url ?? "/", tokenIn, accept: req.headers.accept });
     const route = routeOf(url.pathname);
     const mode = modes.all !== "ok" ? modes.all : route === "other" ? "ok" : modes[route];
@@ -92,17 +96,20 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     if (url.pathname === "/identity" && !down) return send(res, 200, ...renderIdentity(req));
     if (tokenIn === "none") return send(res, 401, ...plexError(401));
     if (mode !== "ok") return send(res, mode, ...plexError(mode));
+    if (tokenIn === "shared" && (route === "refresh" || url.pathname === "/butler")) return send(res, 403, ...plexError(403));
+    if (url.pathname === "/butler" && req.method === "GET") return send(res, 200, ...renderButler(req));
     if (route === "sections" && req.method === "GET") return send(res, 200, ...renderSections(req, sections));
     if (route === "refresh") return answerRefresh(req, res, url, sections, refreshes, waiters);
     if (url.pathname === "/" && req.method === "GET") return send(res, 200, ...renderRoot(req));
     send(res, 404, ...plexError(404));
   });
-  server.listen(0, "127.0.0.1");
+  const host = options.host ?? "127.0.0.1";
+  server.listen(0, host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     token,
     refreshes,
     requests,
@@ -135,9 +142,12 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
   };
 }
 
-function readTokenSource(req: IncomingMessage, url: URL, token: string): FakePlexRequest["tokenIn"] {
+function readTokenSource(req: IncomingMessage, url: URL, token: string, sharedToken: string | undefined): FakePlexRequest["tokenIn"] {
   if (req.headers["x-plex-token"] === token) return "header";
   if (url.searchParams.get("X-Plex-Token") === token) return "query";
+  if (sharedToken !== undefined && (req.headers["x-plex-token"] === sharedToken || url.searchParams.get("X-Plex-Token") === sharedToken)) {
+    return "shared";
+  }
   return "none";
 }
 
@@ -257,6 +267,16 @@ function renderSections(req: IncomingMessage, sections: FakeSection[]): Rendered
     };
   });
   return renderContainer(req, { size: sections.length, allowSync: false, title1: "Plex Library" }, directories);
+}
+
+/** `GET /butler`, the admin-only list of scheduled tasks (its shape per the OpenAPI spec). */
+function renderButler(req: IncomingMessage): Rendered {
+  const task = { name: "BackupDatabase", interval: 3, scheduleRandomized: false, enabled: true, title: "Back up database" };
+  if (wantsJson(req)) return [JSON.stringify({ ButlerTasks: { ButlerTask: [task] } }), "application/json"];
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<ButlerTasks>\n<ButlerTask${xmlAttributes(task)} />\n</ButlerTasks>\n`,
+    "text/xml;charset=utf-8",
+  ];
 }
 
 function renderIdentity(req: IncomingMessage): Rendered {

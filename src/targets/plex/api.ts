@@ -58,6 +58,14 @@ export class PlexApiClient {
     return this.parsed(() => parseIdentity(body.text, body.type), action);
   }
 
+  /**
+   * `GET /butler` (the scheduled tasks): read-only but admin-only, so a
+   * shared user's token gets 403 here as it would on a scan (round2.md §3).
+   */
+  async checkAdmin(): Promise<void> {
+    await this.get("/butler", "list its scheduled tasks (an admin-only call)");
+  }
+
   private async get(path: string, action: string): Promise<{ text: string; type: string }> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (this.token !== "") headers["X-Plex-Token"] = this.token;
