@@ -38,9 +38,11 @@ function printTrace(ctx: CommandContext, trace: PathTrace, gap: boolean): void {
   if (trace.error !== undefined) return line("error", c.red(trace.error));
   line(
     "mapping",
-    trace.mapping
-      ? `${trace.mapping.prefix} -> ${trace.mapping.key}  (SERVER_PATH_MAPPINGS[${JSON.stringify(trace.mapping.key)}])`
-      : "no SERVER_PATH_MAPPINGS entry matches; the path is used as it is",
+    !trace.mapping
+      ? "no SERVER_PATH_MAPPINGS entry matches; the path is used as it is"
+      : trace.mapping.prefix === trace.mapping.key
+        ? `already the media server's path (the key ${JSON.stringify(trace.mapping.key)} itself)`
+        : `${trace.mapping.prefix} -> ${trace.mapping.key}  (an entry of SERVER_PATH_MAPPINGS[${JSON.stringify(trace.mapping.key)}])`,
   );
   line("server", trace.serverPath ?? "");
   if (trace.ignoredBy !== undefined)

@@ -63,8 +63,9 @@ function excerpt(text: string, offset: number): string | undefined {
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+/** 1-based line and column; the column counts characters (code points), as a person counts them. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.min(offset, text.length));
   const lines = before.split("\n");
-  return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
+  return { line: lines.length, column: [...(lines[lines.length - 1] ?? "")].length + 1 };
 }

@@ -43,7 +43,8 @@ async function check(config: Parameters<typeof createOAuthClient>[0], tokenFile:
   });
   // A client holding only the fresh access token: it cannot refresh, so it never writes the token file.
   const client = createOAuthClient(config);
-  client.setCredentials({ access_token: accessToken, expiry_date: Date.now() + 5 * 60_000 });
+  // Past the client's 5-minute early-refresh window, so it uses the token as it is.
+  client.setCredentials({ access_token: accessToken, expiry_date: Date.now() + 30 * 60_000 });
   await verifyDriveAccess(client, cloud.API_URL);
   return { name: NAME, ok: true, detail: `the token in ${tokenFile} refreshes and Google Drive answers with it` };
 }

@@ -22,7 +22,7 @@ async function checkTarget(target: DoctorTarget, resolved: ResolvedTarget | unde
     try {
       proven = `, ${await target.checkAccess()}`;
     } catch (error) {
-      return { name, ok: false, detail: `reachable at ${target.where}, but ${error instanceof Error ? error.message : String(error)}` };
+      return { name, ok: false, detail: `reachable, but ${error instanceof Error ? error.message : String(error)}` };
     }
   }
   const libraries = resolved.libraries;

@@ -3,6 +3,7 @@ import { TargetUnavailableError, type Library, type Target } from "../../domain.
 import { systemClock, type Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import { findLibrariesFor } from "../../paths/index.js";
+import { ContactRecorder, type Contact } from "../contact.js";
 import { PlexApiClient } from "./api.js";
 
 /** The two calls the target makes; PlexApiClient has them, tests may pass less. */
@@ -38,13 +39,20 @@ export class PlexTarget implements Target {
   private stale = false;
   private inflight: Promise<Library[]> | undefined;
   private timer: unknown;
+  private readonly contactRecorder: ContactRecorder;
 
   constructor(options: PlexTargetOptions) {
     this.api = options.api;
     this.clock = options.clock ?? systemClock;
+    this.contactRecorder = new ContactRecorder(this.clock);
     this.logger = options.logger;
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.missRefetchMs = options.missRefetchMs ?? DEFAULT_MISS_REFETCH_MS;
+  }
+
+  /** What the last call to Plex showed (for /health): "unknown" until Plex answered or failed once. */
+  contact(): Contact {
+    return this.contactRecorder.current();
   }
 
   /** The last library list Plex gave, or undefined until one fetch succeeded. Never blocks. */
@@ -96,7 +104,9 @@ export class PlexTarget implements Target {
   async scan(folder: string, library: Library): Promise<void> {
     try {
       await this.api.refresh(library.id, folder);
+      this.contactRecorder.succeeded();
     } catch (error) {
+      this.contactRecorder.failed(error);
       // 404 means a section that may be gone: look again before the retry.
       if (error instanceof TargetUnavailableError) this.stale = true;
       throw error;
@@ -122,7 +132,14 @@ export class PlexTarget implements Target {
   }
 
   private async fetchLibraries(): Promise<Library[]> {
-    const libraries = await this.api.listLibraries();
+    let libraries: Library[];
+    try {
+      libraries = await this.api.listLibraries();
+      this.contactRecorder.succeeded();
+    } catch (error) {
+      this.contactRecorder.failed(error);
+      throw error;
+    }
     this.cached = { libraries, fetchedAt: this.clock.now() };
     this.stale = false;
     this.logger?.debug({ count: libraries.length }, "plex libraries fetched");
