@@ -5,7 +5,7 @@
  * host, the HEALTHCHECK, the non-root user, and a clean, quick stop.
  * Called by contrib/container-test.sh: `node --import tsx test/container/run-image.ts <image>`.
  */
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
