@@ -56,7 +56,7 @@ if ! podman image exists "$BASE_IMAGE"; then
   step "debootstrap bookworm from $mirror"
   debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
     { tail -n 20 "$work/debootstrap.log"; exit 1; }
-  tar -C "$work/rootfs" -c . | podman import - localhost/scanarr-ci/debian:bookworm >/dev/null
+  tar -C "$work/rootfs" -c . | podman import --quiet - localhost/scanarr-ci/debian:bookworm >/dev/null
   rm -rf "$work/rootfs"
 
   step "node $NODE_VERSION and npm $NPM_VERSION from the npm registry"

@@ -137,7 +137,8 @@ async function webhookToPlex(): Promise<void> {
     const user = (await podman(["exec", name, "id", "-u"])).stdout.trim();
     check(user === String(UID), `serve runs as uid ${user}, not root`);
     const probe = await podman(["healthcheck", "run", name], { reject: false });
-    check(probe.exitCode === 0, `the image's HEALTHCHECK passes (${probe.stdout.trim() || probe.stderr.trim()})`);
+    const said = `${probe.stdout}${probe.stderr}`.trim();
+    check(probe.exitCode === 0, `the image's HEALTHCHECK passes${said ? ` (${said})` : ""}`);
 
     const webhook = {
       eventType: "Download",
