@@ -1,4 +1,5 @@
-import { classifyGoogleError, explainGoogleFailure } from "./errors.js";
+import { UserError } from "../domain.js";
+import { postToTokenEndpoint } from "./token-endpoint.js";
 
 export interface RefreshInput {
   tokenUrl: string;
@@ -15,28 +16,15 @@ export interface RefreshInput {
  * what failed; a refused grant carries the 7-day "Testing" advice.
  */
 export async function refreshAccessToken(input: RefreshInput): Promise<string> {
-  const where = `the token endpoint ${input.tokenUrl}`;
-  const body = new URLSearchParams({
+  const form = {
     grant_type: "refresh_token",
     refresh_token: input.refreshToken,
     client_id: input.clientId,
     client_secret: input.clientSecret,
-  });
-  let response: Response;
-  try {
-    response = await fetch(input.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body,
-      signal: AbortSignal.timeout(input.timeoutMs ?? 30_000),
-    });
-  } catch (error) {
-    throw explainGoogleFailure(classifyGoogleError(error), where, "refresh");
+  };
+  const data = await postToTokenEndpoint(input.tokenUrl, form, "refresh", input.timeoutMs);
+  if (typeof data.access_token !== "string" || data.access_token === "") {
+    throw new UserError(`The token endpoint ${input.tokenUrl} answered the refresh without an access token.`);
   }
-  const data: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) throw explainGoogleFailure(classifyGoogleError({ response: { status: response.status, data } }), where, "refresh");
-  const token = typeof data === "object" && data !== null ? (data as Record<string, unknown>).access_token : undefined;
-  if (typeof token !== "string" || token === "")
-    throw explainGoogleFailure({ kind: "denied", status: response.status, detail: "no access token in the answer" }, where, "refresh");
-  return token;
+  return data.access_token;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_VIDEO_EXTENSIONS } from "./defaults.js";
+import { defaultConfig } from "./defaults.js";
 
 /**
  * The config `scanarr init` (and the first `serve`) writes: the keys a new
@@ -7,6 +7,7 @@ import { DEFAULT_VIDEO_EXTENSIONS } from "./defaults.js";
  * defaults (`scanarr config show` lists every one).
  */
 export function starterConfig(pass: string): Record<string, unknown> {
+  const cloud = defaultConfig(pass).CLOUD;
   return {
     _README:
       'scanarr config. Keys starting with "_" are notes that scanarr ignores. Lines marked EDIT need your values. ' +
@@ -35,17 +36,11 @@ export function starterConfig(pass: string): Record<string, unknown> {
     SERVER_IGNORE_LIST: ["/.grab/", ".DS_Store", "Thumbs.db"],
     _CLOUD: "Google Drive monitoring; off until set up (docs/drive-monitoring.md).",
     CLOUD: {
-      ENABLED: false,
-      CLIENT_ID: "",
-      CLIENT_SECRET: "",
-      ALLOWED: {
-        FILE_PATHS: ["My Drive/Media/Movies/", "My Drive/Media/TV/"],
-        FILE_EXTENSIONS: true,
-        FILE_EXTENSIONS_LIST: [...DEFAULT_VIDEO_EXTENSIONS],
-        MIME_TYPES: true,
-        MIME_TYPES_LIST: ["video"],
-      },
-      POLL_INTERVAL: 120,
+      ENABLED: cloud.ENABLED,
+      CLIENT_ID: cloud.CLIENT_ID,
+      CLIENT_SECRET: cloud.CLIENT_SECRET,
+      ALLOWED: cloud.ALLOWED,
+      POLL_INTERVAL: cloud.POLL_INTERVAL,
     },
   };
 }
