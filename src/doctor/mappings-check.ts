@@ -30,7 +30,7 @@ function checkKey(key: string, targets: readonly ResolvedTarget[]): CheckResult 
   const unknown: string[] = [];
   for (const target of targets) {
     if (!Array.isArray(target.libraries)) {
-      unknown.push(`${target.name}: ${target.libraries.error}`);
+      unknown.push(target.name);
       continue;
     }
     const path = target.toTargetPath(key);
@@ -42,7 +42,7 @@ function checkKey(key: string, targets: readonly ResolvedTarget[]): CheckResult 
   }
   if (found.length > 0) return { name, ok: true, detail: `${key} is ${found.join(", ")}` };
   if (unknown.length === targets.length)
-    return { name, ok: false, detail: `cannot check ${key}: libraries unknown (${unknown.join("; ")})` };
+    return { name, ok: false, detail: `cannot check ${key}: libraries unknown (${unknown.join(", ")}: see the target line)` };
   const listed = targets.flatMap((t) => (Array.isArray(t.libraries) ? [`${t.name} has ${describeLibraries(t.libraries)}`] : [])).join("; ");
   const hint = nearMiss(key, targets);
   return { name, ok: false, detail: `${key} is in no library, so nothing mapped to it gets scanned: ${listed}${hint}` };
