@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import { parsePastedAuthorization } from "./authorization-response.js";
+import { NotAnAuthorizationAnswer, parsePastedAuthorization } from "./authorization-response.js";
 
 export interface AwaitAuthorizationInput {
   /** Settles when the browser reaches the loopback listener. */
@@ -8,6 +8,8 @@ export interface AwaitAuthorizationInput {
   input: NodeJS.ReadableStream;
   state: string;
   signal: AbortSignal;
+  /** Told why a pasted line was not taken, before the next line is read. */
+  onRetry?: (reason: string) => void;
 }
 
 export interface ReceivedAuthorization {
@@ -22,7 +24,8 @@ export class AuthorizationInterrupted extends Error {
 
 /**
  * Waits for whichever comes first: the browser's redirect or a pasted code or
- * address. Blank lines are skipped, so a stray Enter does not end the wait.
+ * address. Blank lines are skipped and a line that is neither is asked for
+ * again, so neither a stray Enter nor a bad paste ends the wait.
  */
 export async function awaitAuthorizationCode(options: AwaitAuthorizationInput): Promise<ReceivedAuthorization> {
   const lines = createInterface({ input: options.input, terminal: false, crlfDelay: Infinity });
@@ -35,7 +38,7 @@ export async function awaitAuthorizationCode(options: AwaitAuthorizationInput): 
   interrupted.catch(() => undefined);
   try {
     const fromBrowser = options.fromBrowser.then((code) => ({ code, via: "browser" as const }));
-    const fromPaste = readPastedCode(lines, options.state).then((code) => ({ code, via: "paste" as const }));
+    const fromPaste = readPastedCode(lines, options.state, options.onRetry).then((code) => ({ code, via: "paste" as const }));
     return await Promise.race([fromBrowser, fromPaste, interrupted]);
   } finally {
     if (onAbort) options.signal.removeEventListener("abort", onAbort);
@@ -43,10 +46,16 @@ export async function awaitAuthorizationCode(options: AwaitAuthorizationInput): 
   }
 }
 
-async function readPastedCode(lines: AsyncIterable<string>, state: string): Promise<string> {
+async function readPastedCode(lines: AsyncIterable<string>, state: string, onRetry?: (reason: string) => void): Promise<string> {
   for await (const line of lines) {
     if (line.trim() === "") continue;
-    return parsePastedAuthorization(line, state);
+    try {
+      return parsePastedAuthorization(line, state);
+    } catch (error) {
+      // A typo ends nothing: say why and read the next line.
+      if (!(error instanceof NotAnAuthorizationAnswer)) throw error;
+      onRetry?.(error.message);
+    }
   }
   // Input ended (stdin closed or /dev/null): only the browser can finish now.
   return new Promise<string>(() => undefined);

@@ -39,13 +39,24 @@ export function classifyGoogleError(error: unknown): GoogleFailure {
   return { kind: "unreachable", detail: typeof sysCode === "string" ? sysCode : message };
 }
 
-/** One clear UserError for a failure while talking to `where` (a URL). */
-export function explainGoogleFailure(failure: GoogleFailure, where: string): UserError {
+/**
+ * One clear UserError for a failure while talking to `where` (a URL).
+ * `during` says which grant was refused: a fresh authorization code (single
+ * use, minutes to live) or the stored refresh token, which is where Testing
+ * apps fail a week later, so only that one gets the 7-day advice.
+ */
+export function explainGoogleFailure(failure: GoogleFailure, where: string, during: "exchange" | "refresh" = "exchange"): UserError {
   switch (failure.kind) {
     case "invalid_grant":
+      if (during === "refresh") {
+        return new UserError(
+          `Google no longer accepts the stored refresh token (invalid_grant: ${failure.detail}): run \`scanarr authorize\` again. ` +
+            INVALID_GRANT_ADVICE,
+        );
+      }
       return new UserError(
-        `Google refused the grant (invalid_grant: ${failure.detail}). An authorization code is single-use ` +
-          `and expires within minutes: run \`scanarr authorize\` again. ${INVALID_GRANT_ADVICE}`,
+        `Google refused the authorization code (invalid_grant: ${failure.detail}). A code is single-use and expires ` +
+          "within minutes: run `scanarr authorize` again and paste the new address right away.",
       );
     case "denied":
       return new UserError(`${where} refused the request (${failure.detail}).`);

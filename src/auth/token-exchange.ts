@@ -1,5 +1,5 @@
 import { UserError } from "../domain.js";
-import { classifyGoogleError, explainGoogleFailure } from "./errors.js";
+import { postToTokenEndpoint } from "./token-endpoint.js";
 import type { StoredToken } from "./token-store.js";
 
 export interface CodeExchange {
@@ -17,37 +17,18 @@ export interface CodeExchange {
 
 /** Exchanges an authorization code for tokens (RFC 6749 §4.1.3 with PKCE). */
 export async function exchangeCode(input: CodeExchange): Promise<StoredToken> {
-  const body = new URLSearchParams({
+  const form = {
     grant_type: "authorization_code",
     code: input.code,
     code_verifier: input.codeVerifier,
     redirect_uri: input.redirectUri,
     client_id: input.clientId,
     client_secret: input.clientSecret,
-  });
-  let response: Response;
-  try {
-    response = await fetch(input.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body,
-      signal: AbortSignal.timeout(input.timeoutMs ?? 30_000),
-    });
-  } catch (error) {
-    throw explainGoogleFailure(classifyGoogleError(error), `the token endpoint ${input.tokenUrl}`);
-  }
-  const data = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    throw explainGoogleFailure(
-      classifyGoogleError({ response: { status: response.status, data } }),
-      `the token endpoint ${input.tokenUrl}`,
-    );
-  }
-  return readTokenResponse(data, input.now);
+  };
+  return readTokenResponse(await postToTokenEndpoint(input.tokenUrl, form, "exchange", input.timeoutMs), input.now);
 }
 
-function readTokenResponse(data: unknown, now: number): StoredToken {
-  const v = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
+function readTokenResponse(v: Record<string, unknown>, now: number): StoredToken {
   if (typeof v.access_token !== "string" || !v.access_token) {
     throw new UserError("The token endpoint answered without an access token.");
   }

@@ -20,5 +20,6 @@ export async function verifyDriveAccess(credentials: DriveAuth, apiUrl: string):
 function explainVerifyFailure(error: unknown, apiUrl: string): UserError {
   const failure = classifyGoogleError(error);
   const where = failure.kind === "unreachable" ? `Google (${apiUrl} or the token endpoint)` : "Google Drive";
-  return explainGoogleFailure(failure, where);
+  // The client refreshes its access token itself, so a refused grant here is the stored refresh token's.
+  return explainGoogleFailure(failure, where, "refresh");
 }

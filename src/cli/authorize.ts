@@ -16,7 +16,7 @@ export interface AuthorizeOptions {
 }
 
 const EXIT_INTERRUPTED = 130;
-const RESTART_LINE = "sudo systemctl restart scanarr";
+const PASTE_PROMPT = "Paste the address (or only the code) and press Enter: ";
 
 /** `scanarr authorize`: store a Drive token (OAuth + PKCE) or check a service account. */
 export async function run(options: AuthorizeOptions, ctx: CommandContext): Promise<number> {
@@ -40,6 +40,10 @@ export async function run(options: AuthorizeOptions, ctx: CommandContext): Promi
         input: ctx.stdin,
         state: request.state,
         signal: ctx.signal,
+        onRetry: (reason) => {
+          writeLine(ctx.stdout, reason);
+          ctx.stdout.write(PASTE_PROMPT);
+        },
       });
       // The prompt line is still open when the browser answers first.
       if (received.via === "browser") writeLine(ctx.stdout, "(received from the browser)");
@@ -94,13 +98,15 @@ function printInstructions(ctx: CommandContext, url: string, port: number): void
   writeLine(out, `After you click Allow, the browser is sent to http://127.0.0.1:${port}/.`);
   writeLine(out, `- Browser on this machine, or tunnelled with \`ssh -L ${port}:127.0.0.1:${port} <this host>\`: this finishes by itself.`);
   writeLine(out, "- Otherwise that page fails to load: copy the whole address from the address bar and paste it here.");
-  out.write("Paste the address (or only the code) and press Enter: ");
+  out.write(PASTE_PROMPT);
 }
 
 function printRestart(ctx: CommandContext): void {
   writeLine(ctx.stdout);
   writeLine(ctx.stdout, "Restart the service so drive monitoring starts:");
-  writeLine(ctx.stdout, `  ${RESTART_LINE}`);
+  writeLine(ctx.stdout, "  systemd:  sudo systemctl restart scanarr");
+  writeLine(ctx.stdout, "  Docker:   docker restart scanarr    (compose: docker compose restart scanarr)");
+  writeLine(ctx.stdout, "  by hand:  stop `scanarr serve` (Ctrl-C) and start it again");
 }
 
 function parsePort(value: string | number | undefined): number {

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from "../config/load.js";
+import { defaultConfig } from "../config/defaults.js";
+import { ConfigError, ConfigMissingError, loadConfig, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
 import { resolveInstallPaths } from "../lib/install-paths.js";
 import { createLogger, type LogFormat, type LogLevel } from "../lib/logger.js";
 import type { CommandContext } from "./context.js";
@@ -23,15 +24,25 @@ export interface IO {
 }
 
 /**
- * Loads the shared config (writing the default file on first run and saying
- * so) and builds what a command needs. Throws ConfigError for a bad file.
+ * How a command uses the config file. `file`: "create" writes the default
+ * file when the default path has none (only `serve`); "required" makes a
+ * missing file an error; "optional" runs on the defaults without writing;
+ * "none" does not read it (`init`). A `--config` naming a missing file is an
+ * error for every command but `init`. `require` lists what the command needs
+ * beyond a well-formed file; the other requirements come back in ctx.unmet.
  */
-export async function createContext(globals: GlobalOptions, io: IO): Promise<CommandContext> {
+export interface ConfigUse {
+  file: "create" | "required" | "optional" | "none";
+  require?: readonly ConfigRequirement[];
+}
+
+/** Loads the shared config as `use` says and builds what a command needs. Throws ConfigError for a bad or missing file. */
+export async function createContext(globals: GlobalOptions, io: IO, use: ConfigUse = { file: "required" }): Promise<CommandContext> {
   const paths = resolveInstallPaths(globals.installDir ?? io.env.SCANARR_INSTALL_DIR ?? io.cwd, globals.config);
   const color = shouldUseColor(globals.color, io.env, io.stdout);
   const errColor = shouldUseColor(globals.color, io.env, io.stderr);
   const c = paint(errColor);
-  const loaded = await loadConfig(paths.configFile);
+  const loaded = await load(paths.configFile, globals.config !== undefined, use);
   if (loaded.created) {
     writeLine(
       io.stderr,
@@ -52,7 +63,23 @@ export async function createContext(globals: GlobalOptions, io: IO): Promise<Com
     color,
     env: io.env,
     signal: io.signal,
+    unmet: loaded.unmet,
+    cwd: io.cwd,
   };
+}
+
+async function load(file: string, explicit: boolean, use: ConfigUse): Promise<LoadedConfig> {
+  const defaults: LoadedConfig = { config: defaultConfig(""), file, created: false, warnings: [], unmet: [] };
+  if (use.file === "none") return defaults;
+  try {
+    // Only the default path is ever created: a --config typo must not become a fresh config.
+    return await loadConfig(file, { create: use.file === "create" && !explicit, require: use.require ?? [] });
+  } catch (error) {
+    if (!(error instanceof ConfigMissingError)) throw error;
+    if (explicit) throw new ConfigMissingError(file, "check the path given with --config (or run `scanarr --config <file> init`)");
+    if (use.file === "optional") return defaults;
+    throw error;
+  }
 }
 
 export { ConfigError };

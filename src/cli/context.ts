@@ -16,4 +16,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Where interactive commands read typed lines from. */
   stdin: NodeJS.ReadableStream;
+  /** Config problems this command did not need solved (a missing SERVER_PASS, an empty PLEX_TOKEN); doctor reports them. */
+  unmet?: string[];
+  /** The directory scanarr was started in, for hints that repeat the command. */
+  cwd?: string;
 }

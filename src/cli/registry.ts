@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import type { ConfigUse } from "./bootstrap.js";
 import type { CommandContext } from "./context.js";
 
 export interface CommandModule {
@@ -11,6 +12,8 @@ export interface CommandSpec {
   group?: string;
   description: string;
   configure?: (command: Command) => void;
+  /** How the command uses the config file (see ConfigUse); a missing file is an error when absent. */
+  config?: ConfigUse;
   load: () => Promise<CommandModule>;
 }
 
@@ -20,12 +23,47 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "serve",
     description: "run the scan-trigger service in the foreground (webhooks, manual scans, drive monitoring)",
+    config: { file: "create", require: ["server", "plex"] },
     load: async () => asModule(await import("./serve.js")),
+  },
+  {
+    name: "init",
+    description: "write a starting config (with notes on what to edit) and print the next steps",
+    config: { file: "none" },
+    load: async () => asModule(await import("./init.js")),
+  },
+  {
+    name: "url",
+    description: "print the full webhook URL (it contains SERVER_PASS) to paste into Sonarr, Radarr, Lidarr, Readarr",
+    configure: (c) => c.option("--host <name>", "host name the *arr apps reach scanarr by (default: SERVER_IP, or this machine's name)"),
+    config: { file: "required", require: ["server"] },
+    load: async () => asModule(await import("./url.js")),
+  },
+  {
+    name: "map",
+    description: "show, step by step, how paths are rewritten and which library would scan them",
+    configure: (c) =>
+      c
+        .argument("<path...>", "paths as Sonarr/Radarr, the mount or the drive name them")
+        .addOption(
+          new Option("--kind <kind>", "treat every path as a file or a folder, as a webhook would say").choices(["file", "folder"]),
+        )
+        .addOption(new Option("--json", "print JSON for scripts")),
+    config: { file: "required" },
+    load: async () => asModule(await import("./map.js")),
+  },
+  {
+    name: "doctor",
+    description: "check the set-up against the real servers: targets, token, mappings, database, drive, port; exit 0 when all pass",
+    configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
+    config: { file: "required" },
+    load: async () => asModule(await import("./doctor.js")),
   },
   {
     name: "authorize",
     description: "authorize access to the cloud drive (OAuth 2.0, works over SSH)",
     configure: (c) => c.option("--port <n>", "port on 127.0.0.1 for the browser redirect after consent (0 = any free port)", "0"),
+    config: { file: "required" },
     load: async () => asModule(await import("./authorize.js")),
   },
   {
@@ -43,6 +81,7 @@ export const COMMANDS: CommandSpec[] = [
         .option("--timeout <seconds>", "stop the scanner after this many seconds; 0 for no limit", "3600")
         .option("--dry-run", "print the command without running it")
         .option("--list", "print the libraries (id, type, name, folders) and exit"),
+    config: { file: "optional" },
     load: async () => asModule(await import("./scan.js")),
   },
   {
@@ -61,18 +100,21 @@ export const COMMANDS: CommandSpec[] = [
         .option("--client-id <id>", "your own OAuth client id")
         .option("--client-secret <secret>", "its client secret")
         .option("--root-folder-id <id>", "start from this folder"),
+    config: { file: "optional" },
     load: async () => asModule(await import("./remote-create.js")),
   },
   {
     name: "check",
     group: "config",
     description: "validate the config file; exit 0 when valid, 2 when not",
+    config: { file: "required", require: ["server", "plex"] },
     load: async () => asModule(await import("./config-check.js")),
   },
   {
     name: "show",
     group: "config",
     description: "print the effective config with secrets masked",
+    config: { file: "required" },
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
     load: async () => asModule(await import("./config-show.js")),
   },

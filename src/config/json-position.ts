@@ -1,4 +1,6 @@
-/** A JSON syntax error with the 1-based line and column where parsing stopped. */
+import { locateJsonFault, type JsonFault } from "./json-locate.js";
+
+/** A JSON syntax error with the 1-based line and column of the offending character, on one line. */
 export class JsonSyntaxError extends Error {
   constructor(
     readonly detail: string,
@@ -9,45 +11,61 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-/** JSON.parse that reports line and column instead of a character offset. */
+/** JSON.parse that reports line and column, with a hint for what plex_autoscan users often type. */
 export function parseJsonWithPosition(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const offset = findOffset(message, text);
-    const { line, column } = lineAndColumn(text, offset);
-    throw new JsonSyntaxError(cleanMessage(message), line, column);
+    const fault = locateJsonFault(text);
+    if (!fault) throw error;
+    const { line, column } = lineAndColumn(text, fault.offset);
+    const found = fault.found === "end of file" ? "found the end of the file" : `found ${JSON.stringify(fault.found)}`;
+    const hint = hintFor(fault, text);
+    const near = excerpt(text, fault.offset);
+    throw new JsonSyntaxError(`${fault.reason}, ${found}${hint ? ` (${hint})` : ""}${near ? `; near ${near}` : ""}`, line, column);
   }
 }
 
-function findOffset(message: string, text: string): number {
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol) return offsetOf(text, Number(lineCol[1]), Number(lineCol[2]));
-  const position = /position (\d+)/.exec(message);
-  if (position) return Number(position[1]);
-  return text.length;
-}
+const PYTHON_WORDS: Record<string, string> = { True: "true", False: "false", None: "null" };
 
-function offsetOf(text: string, line: number, column: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const next = text.indexOf("\n", offset);
-    if (next < 0) break;
-    offset = next + 1;
+function hintFor(fault: JsonFault, text: string): string | undefined {
+  const { found, context } = fault;
+  if (fault.offset >= text.length) return text.trim() === "" ? "the file is empty" : undefined;
+  const python = PYTHON_WORDS[found];
+  if (python && context === "value") return `${found} is Python; JSON writes ${python} in lower case`;
+  if (found === "'") return "JSON needs double quotes around strings and keys, not single quotes";
+  if (found === "/" || found === "#") return 'JSON has no comments; scanarr ignores keys that start with "_", such as "_comment"';
+  if ((found === "}" && context === "key") || (found === "]" && context === "value" && previousSignificant(text, fault.offset) === ",")) {
+    return "JSON allows no comma before a closing bracket";
   }
-  return offset + column - 1;
+  if (found === '"' && (context === "after-member" || context === "after-element")) return "a comma is missing before it";
+  if (context === "value" && /^[A-Za-z_]/.test(found)) return "text values need double quotes";
+  return undefined;
 }
 
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+function previousSignificant(text: string, offset: number): string | undefined {
+  for (let i = offset - 1; i >= 0; i--) {
+    const c = text[i] as string;
+    if (!" \t\r\n".includes(c)) return c;
+  }
+  return undefined;
+}
+
+/** The offending line, trimmed and cut short, so the message stays on one line. */
+function excerpt(text: string, offset: number): string | undefined {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  const end = text.indexOf("\n", offset);
+  const line = text
+    .slice(start, end < 0 ? undefined : end)
+    .replace(/\s+/g, " ")
+    .trim();
+  if (line === "") return undefined;
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
+/** 1-based line and column; the column counts characters (code points), as a person counts them. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.min(offset, text.length));
   const lines = before.split("\n");
-  return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
-}
-
-function cleanMessage(message: string): string {
-  return message
-    .replace(/ in JSON at position \d+.*$/, "")
-    .replace(/ \(line \d+ column \d+\)$/, "")
-    .replace(/, ".*" is not valid JSON$/s, "");
+  return { line: lines.length, column: [...(lines[lines.length - 1] ?? "")].length + 1 };
 }

@@ -3,10 +3,13 @@ import { writeFileAtomic } from "../lib/atomic-write.js";
 import { defaultConfig, generateServerPass, withTargetDefaults } from "./defaults.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
-import { checkRules } from "./rules.js";
+import { ALL_REQUIREMENTS, checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
 import { CONFIG_SCHEMA } from "./schema.js";
+import { starterConfigText } from "./starter.js";
 import type { Config } from "./types.js";
 import { isPlainObject, validateValue, type ValidationReport } from "./validate.js";
+
+export type { ConfigRequirement } from "./rules.js";
 
 export interface LoadedConfig {
   config: Config;
@@ -14,6 +17,16 @@ export interface LoadedConfig {
   /** True when the file did not exist and a default one was written. */
   created: boolean;
   warnings: string[];
+  /** Problems of requirements the caller did not ask to enforce (see LoadOptions.require). */
+  unmet: string[];
+}
+
+export interface LoadOptions {
+  generatePass?: () => string;
+  /** Write the default file when `file` does not exist (only `serve` on the default path does). */
+  create?: boolean;
+  /** What the command needs beyond a well-formed file; every requirement by default. */
+  require?: readonly ConfigRequirement[];
 }
 
 /** Every problem found in a config file, reported at once (exit code 2). */
@@ -22,34 +35,63 @@ export class ConfigError extends Error {
   constructor(
     readonly file: string,
     readonly problems: string[],
+    message?: string,
   ) {
-    const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
-    super(`config file ${file} has ${count}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super(message ?? describeProblems(file, problems));
+  }
+}
+
+/** One problem on one line; several as a list. */
+function describeProblems(file: string, problems: string[]): string {
+  if (problems.length === 1) return `config file ${file}: ${problems[0]}`;
+  return `config file ${file} has ${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
+}
+
+/** The config file is not there and this command may not create it. */
+export class ConfigMissingError extends ConfigError {
+  override name = "ConfigMissingError";
+  constructor(file: string, hint: string) {
+    super(file, ["does not exist"], `config file ${file} does not exist; ${hint}`);
   }
 }
 
 /**
  * Loads, normalises and validates the config file. A missing file is created
- * with every default (mode 0600: it holds SERVER_PASS) and loaded.
+ * with every default (mode 0600: it holds SERVER_PASS) when `create` is set,
+ * and is a ConfigMissingError otherwise.
  */
-export async function loadConfig(file: string, options: { generatePass?: () => string } = {}): Promise<LoadedConfig> {
+export async function loadConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw new ConfigError(file, [`cannot be read: ${error.message}`]);
   });
   if (text === undefined) {
-    const config = defaultConfig((options.generatePass ?? generateServerPass)());
-    await writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, forceMode: true });
-    return { config, file, created: true, warnings: [] };
+    if (!options.create) throw new ConfigMissingError(file, "run `scanarr init` to write a starting config, or check the path");
+    const created = await writeStarterConfig(file, (options.generatePass ?? generateServerPass)());
+    return { ...created, created: true };
   }
-  const loaded = parseConfigText(text, file);
+  const loaded = parseConfigText(text, file, options.require);
   const mode = (await stat(file)).mode & 0o077;
   if (mode !== 0) loaded.warnings.push(`${file} can be read by other users and holds secrets; run: chmod 600 '${file}'`);
   return loaded;
 }
 
-/** Validates config JSON text; throws ConfigError listing every problem. */
-export function parseConfigText(text: string, file = "config.json"): LoadedConfig {
+/**
+ * Writes the starting config (mode 0600: it holds SERVER_PASS) and returns it
+ * loaded. It needs the user's PLEX_TOKEN, so requirements are not enforced.
+ */
+export async function writeStarterConfig(file: string, pass: string): Promise<LoadedConfig> {
+  const text = starterConfigText(pass);
+  const loaded = parseConfigText(text, file, []);
+  await writeFileAtomic(file, text, { mode: 0o600, forceMode: true });
+  return loaded;
+}
+
+/**
+ * Validates config JSON text; throws ConfigError listing every problem. The
+ * requirements in `require` are enforced; the others come back in `unmet`.
+ */
+export function parseConfigText(text: string, file = "config.json", require: readonly ConfigRequirement[] = ["server"]): LoadedConfig {
   let raw: unknown;
   try {
     raw = parseJsonWithPosition(text.replace(/^\uFEFF/, ""));
@@ -64,9 +106,11 @@ export function parseConfigText(text: string, file = "config.json"): LoadedConfi
   if (report.problems.length > 0) throw new ConfigError(file, report.problems);
   const config = mergeDefaults(defaultConfig(""), normalized);
   config.TARGETS = config.TARGETS.map(withTargetDefaults);
-  if (!("SERVER_PASS" in normalized))
-    report.problems.push("SERVER_PASS: missing; set a random string of 32 characters (scanarr writes one on first run)");
   report.problems.push(...checkRules(config));
+  const unmet: string[] = [];
+  for (const [requirement, problems] of checkRequirements(config, { passGiven: "SERVER_PASS" in normalized })) {
+    (require.includes(requirement) ? report.problems : unmet).push(...problems);
+  }
   if (report.problems.length > 0) throw new ConfigError(file, report.problems);
-  return { config, file, created: false, warnings: report.warnings };
+  return { config, file, created: false, warnings: report.warnings, unmet };
 }

@@ -9,7 +9,7 @@ const SHELL_ESCAPED_PATHS = ["PLEX_SCANNER", "PLEX_SUPPORT_DIR", "PLEX_LD_LIBRAR
  * removed because scanarr never passes paths through a shell.
  */
 export function normalizeRaw(raw: Record<string, unknown>, report: ValidationReport): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...raw };
+  const out = stripComments(raw);
   if ("GOOGLE" in out) {
     if ("CLOUD" in out) {
       report.problems.push("GOOGLE: both GOOGLE (plex_autoscan's name) and CLOUD are present; keep only CLOUD");
@@ -24,6 +24,19 @@ export function normalizeRaw(raw: Record<string, unknown>, report: ValidationRep
     if (typeof value === "string" && value.startsWith("/") && value.includes("\\")) {
       out[key] = value.replace(/\\(.)/g, "$1");
     }
+  }
+  return out;
+}
+
+/**
+ * JSON has no comments, so scanarr ignores every key that starts with "_"
+ * (`"_comment": "..."`), at any depth; `scanarr init` writes its notes that way.
+ */
+export function stripComments(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key.startsWith("_")) continue;
+    out[key] = isPlainObject(child) ? stripComments(child) : child;
   }
   return out;
 }

@@ -1,3 +1,5 @@
+import { INVALID_GRANT_ADVICE } from "../auth/errors.js";
+
 /**
  * Drive API failures, classified once here by how the poller reacts:
  * retry with backoff, or give up until the next poll.
@@ -30,6 +32,11 @@ export function toDriveApiError(error: unknown, what: string): DriveApiError {
   const status = readStatus(error);
   const reason = readReason(error);
   const detail = `${what} failed: ${status ?? "no response"}${reason ? ` ${reason}` : ""}`;
+  // The client refreshes the access token on its own: a refused refresh token surfaces here, days after authorize.
+  if (field(field(field(error, "response"), "data"), "error") === "invalid_grant") {
+    const why = "Google no longer accepts the stored refresh token (invalid_grant): run `scanarr authorize` again";
+    return new DriveApiError(`${detail}: ${why}. ${INVALID_GRANT_ADVICE}`, "auth", status, "invalid_grant");
+  }
   if (status === undefined) {
     const message = error instanceof Error ? error.message : String(error);
     return new DriveApiError(`${detail} (${message})`, "unavailable", undefined, undefined);

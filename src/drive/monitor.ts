@@ -35,6 +35,8 @@ export interface DriveMonitor {
   stop(): Promise<void>;
   /** Polls now (or joins the running poll); never rejects. */
   pollNow(): Promise<void>;
+  /** How the last finished poll went (for /health); undefined before the first one ends. */
+  lastPoll(): { ok: boolean; at: number } | undefined;
 }
 
 /**
@@ -70,26 +72,31 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
   let running: Promise<void> | undefined;
   let timer: unknown;
   let stopped = false;
+  let last: { ok: boolean; at: number } | undefined;
 
   async function runPoll(): Promise<void> {
     try {
       watched ??= await listWatchedLogs(poller.api, config.CLOUD, logger);
     } catch (error) {
       logger.error({ error: describe(error) }, "Could not list the shared drives to watch; retrying at the next poll");
+      last = { ok: false, at: clock.now() };
       return;
     }
+    let ok = true;
     for (const log of watched) {
       if (stopped) return;
       try {
         const stats = await pollLog(log, poller);
         if (stats && stats.changes > 0) logger.info({ drive: log.name ?? log.logKey, ...stats }, "Drive changes processed");
       } catch (error) {
+        ok = false;
         logger.error(
           { drive: log.name ?? log.logKey, error: describe(error) },
           "Drive poll failed; it resumes from the last committed page at the next poll",
         );
       }
     }
+    last = { ok, at: clock.now() };
   }
 
   function schedule(delayMs: number): void {
@@ -112,6 +119,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
   schedule(0);
   return {
     pollNow,
+    lastPoll: () => last,
     async stop() {
       stopped = true;
       clock.clearTimeout(timer);

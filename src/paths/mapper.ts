@@ -9,11 +9,24 @@ export class PathError extends Error {
 export interface PathMapper {
   /** The media-server form of `input`, or a PathError. */
   toServerPath(input: string): string;
+  /** The same, saying which SERVER_PATH_MAPPINGS entry rewrote it (for `scanarr map` and debug logs). */
+  explain(input: string): MappedPath;
+}
+
+/** A path after mapping, with the entry that matched; no prefix and key when none did. */
+export interface MappedPath {
+  serverPath: string;
+  /** The matching prefix as written in the config (a list entry, or the key itself). */
+  prefix?: string;
+  /** The SERVER_PATH_MAPPINGS key it was rewritten to. */
+  key?: string;
 }
 
 interface Rule {
   from: ParsedPath;
   to: ParsedPath;
+  fromText: string;
+  keyText: string;
 }
 
 /**
@@ -25,19 +38,18 @@ interface Rule {
  */
 export function createPathMapper(mappings: Record<string, string[]>, label = "SERVER_PATH_MAPPINGS"): PathMapper {
   const rules = buildRules(mappings, label, true);
-  return {
-    toServerPath(input: string): string {
-      const parsed = parseOrThrow(input, "path");
-      const rule = findLongestRule(rules, parsed);
-      if (!rule) {
-        if (parsed.style === "relative") {
-          throw new PathError(`path ${JSON.stringify(input)} is relative and matches no cloud-drive prefix in SERVER_PATH_MAPPINGS`);
-        }
-        return formatPath(parsed);
+  const explain = (input: string): MappedPath => {
+    const parsed = parseOrThrow(input, "path");
+    const rule = findLongestRule(rules, parsed);
+    if (!rule) {
+      if (parsed.style === "relative") {
+        throw new PathError(`path ${JSON.stringify(input)} is relative and matches no cloud-drive prefix in ${label}`);
       }
-      return applyRule(rule, parsed);
-    },
+      return { serverPath: formatPath(parsed) };
+    }
+    return { serverPath: applyRule(rule, parsed), prefix: rule.fromText, key: rule.keyText };
   };
+  return { explain, toServerPath: (input) => explain(input).serverPath };
 }
 
 /** A `{ to: [from, ...] }` table applied by longest whole-component prefix; no match gives undefined. */
@@ -66,8 +78,9 @@ function buildRules(mappings: Record<string, string[]>, table: string, keysMapTo
   const rules: Rule[] = [];
   for (const [key, alternatives] of Object.entries(mappings)) {
     const to = parseOrThrow(key, `${table} key "${key}"`);
-    if (keysMapToThemselves) rules.push({ from: to, to });
-    for (const alt of alternatives) rules.push({ from: parseOrThrow(alt, `${table}["${key}"] entry "${alt}"`), to });
+    if (keysMapToThemselves) rules.push({ from: to, to, fromText: key, keyText: key });
+    for (const alt of alternatives)
+      rules.push({ from: parseOrThrow(alt, `${table}["${key}"] entry "${alt}"`), to, fromText: alt, keyText: key });
   }
   return rules;
 }

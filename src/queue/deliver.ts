@@ -25,7 +25,10 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
     target,
     type: "plex",
     libraries: {
-      librariesFor: async (folder) => findLibrariesFor(folder, (known = await target.listLibraries())),
+      librariesFor: async (folder) => {
+        known = await target.listLibraries();
+        return findLibrariesFor(folder, known);
+      },
       knownLibraries: () => known,
     },
     toTargetPath: (path) => path,

@@ -4,6 +4,7 @@ import type { ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { QueuedScan } from "../queue/types.js";
+import { evaluateHealth, type HealthFacts } from "./health.js";
 import { HttpError } from "./http-error.js";
 import type { IngestDeps, IngestSink } from "./ingest.js";
 import { createPassCheck } from "./pass.js";
@@ -28,6 +29,8 @@ export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   clock: Clock;
   /** Extra, secret-free facts for GET /health (targets, drive monitor). */
   status?: () => Record<string, unknown>;
+  /** The facts GET /health judges (see evaluateHealth); without it /health answers "ok" from `status` alone. */
+  health?: () => Omit<HealthFacts, "queue">;
   bodyLimitBytes?: number;
 }
 
@@ -49,6 +52,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ScanServe
   const method = req.method ?? "GET";
   if (segments.length === 1 && segments[0] === "health") {
     if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "use GET");
+    if (deps.health) {
+      const verdict = evaluateHealth({ ...deps.health(), queue: { pending: deps.queue.countPending(), failed: deps.queue.countFailed() } });
+      return sendJson(res, verdict.httpStatus, verdict.body);
+    }
     return sendJson(res, 200, { status: "ok", pending: deps.queue.countPending(), failed: deps.queue.countFailed(), ...deps.status?.() });
   }
   const isLegacyApi = segments[0] === "api" && segments.length === 2;

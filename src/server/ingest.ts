@@ -1,5 +1,5 @@
 import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
-import { PathError, type PathMapper } from "../paths/mapper.js";
+import { PathError, type MappedPath, type PathMapper } from "../paths/mapper.js";
 import { findLibrariesFor, folderToScan } from "../paths/index.js";
 import { matchIgnoreList, type TriggerResult } from "../triggers/index.js";
 import { HttpError } from "./http-error.js";
@@ -30,6 +30,8 @@ export interface IngestDeps {
   libraries?: LibraryCatalog;
   /** How long a request may wait for a library refresh before answering. */
   refreshTimeoutMs?: number;
+  /** Gets one debug line per path: which SERVER_PATH_MAPPINGS entry rewrote it. */
+  logger?: { debug(fields: Record<string, unknown>, message: string): void };
 }
 
 export type IngestOutcome =
@@ -53,7 +55,9 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
   const folders: string[] = [];
   const ignored: string[] = [];
   for (const requested of result.paths) {
-    const mapped = mapPath(deps.mapper, requested.path);
+    const step = mapPath(deps.mapper, requested.path);
+    const mapped = step.serverPath;
+    deps.logger?.debug({ path: requested.path, prefix: step.prefix ?? null, key: step.key ?? null, mapped }, "path mapped");
     const hit = matchIgnoreList(requested.path, deps.ignoreList) ?? matchIgnoreList(mapped, deps.ignoreList);
     if (hit !== undefined) {
       ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
@@ -84,9 +88,9 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
   return { status: 202, source: result.source, event: result.event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
 }
 
-function mapPath(mapper: PathMapper, path: string): string {
+function mapPath(mapper: PathMapper, path: string): MappedPath {
   try {
-    return mapper.toServerPath(path);
+    return mapper.explain(path);
   } catch (error) {
     if (error instanceof PathError) throw new HttpError(400, error.message);
     throw error;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeCodeChallenge, createAuthorizationRequest } from "../../src/auth/authorization-request.js";
-import { parsePastedAuthorization } from "../../src/auth/authorization-response.js";
+import { NotAnAuthorizationAnswer, parsePastedAuthorization } from "../../src/auth/authorization-response.js";
 import { classifyGoogleError } from "../../src/auth/errors.js";
 import { mergeToken } from "../../src/auth/token-store.js";
 
@@ -58,14 +58,17 @@ describe("pasted authorization", () => {
   it("refuses an address with another state, or none", () => {
     expect(() => parsePastedAuthorization("http://127.0.0.1:1/?state=other&code=4/x", STATE)).toThrow(/state does not match/);
     expect(() => parsePastedAuthorization("http://127.0.0.1:1/?code=4/x", STATE)).toThrow(/state does not match/);
+    expect(() => parsePastedAuthorization("http://127.0.0.1:1/?code=4/x", STATE)).not.toThrow(NotAnAuthorizationAnswer);
   });
 
   it("reports a denied consent", () => {
     expect(() => parsePastedAuthorization(`http://127.0.0.1:1/?error=access_denied&state=${STATE}`, STATE)).toThrow(/Access was denied/);
   });
 
-  it("refuses text that is neither a code nor an address", () => {
-    expect(() => parsePastedAuthorization("yes please", STATE)).toThrow(/does not look like/);
+  it("asks again for text that is neither a code nor an address, or an address without a code", () => {
+    for (const line of ["yes please", "garbage", "0AbC-d_e", `http://127.0.0.1:1/?state=${STATE}`, "http://127.0.0.1:1/"]) {
+      expect(() => parsePastedAuthorization(line, STATE), line).toThrow(NotAnAuthorizationAnswer);
+    }
   });
 });
 

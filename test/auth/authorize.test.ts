@@ -112,16 +112,36 @@ describe("scanarr authorize (OAuth with PKCE)", () => {
     await expect(stat(h.ctx.paths.tokenFile)).rejects.toThrow(/ENOENT/);
   });
 
-  it("explains invalid_grant with the 7-day expiry of Testing apps and how to publish", async () => {
+  it("says a refused code is single-use, without the 7-day Testing advice that belongs to refreshes", async () => {
     fake.failNextToken = "invalid_grant";
     const finished = run({}, h.ctx);
     h.stdin.write(`${await consentInBrowser(h.stdout)}\n`);
 
     const error = await finished.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
-    expect((error as Error).message).toMatch(/invalid_grant/);
-    expect((error as Error).message).toMatch(/"Testing".*7 days/);
-    expect((error as Error).message).toMatch(/In production/);
+    expect((error as Error).message).toMatch(/refused the authorization code \(invalid_grant.*single-use/);
+    expect((error as Error).message).not.toMatch(/Testing|7 days/);
+  });
+
+  it("asks again after a paste that is neither an address nor a code, and sends Google only the real one", async () => {
+    const finished = run({}, h.ctx);
+    const landed = await consentInBrowser(h.stdout);
+    h.stdin.write("garbage\n");
+    await h.stdout.waitFor(/neither the address the browser ended on nor an authorization code[\s\S]*Paste the address/);
+    expect(fake.tokenCalls).toHaveLength(0);
+    h.stdin.write(`${landed}\n`);
+
+    expect(await finished).toBe(0);
+    expect(fake.tokenCalls.map((c) => c.params.code)).toEqual([new URL(landed).searchParams.get("code")]);
+    expect(h.stdout.output.match(/Paste the address/g)).toHaveLength(2);
+  });
+
+  it("ends with how to restart under systemd and under Docker", async () => {
+    const finished = run({}, h.ctx);
+    await fetch(await consentInBrowser(h.stdout));
+    expect(await finished).toBe(0);
+    expect(h.stdout.output).toContain("sudo systemctl restart scanarr");
+    expect(h.stdout.output).toContain("docker restart scanarr");
   });
 
   it("says the token endpoint is unreachable when nothing listens there", async () => {

@@ -15,7 +15,8 @@ describe("scanarr CLI shell", () => {
   it("lists the subcommands in --help and exits 0", async () => {
     const { code, stdout } = await runCli(["--help"]);
     expect(code).toBe(0);
-    for (const name of ["serve", "authorize", "scan", "remote", "config"]) expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, "m"));
+    for (const name of ["serve", "init", "url", "map", "doctor", "authorize", "scan", "remote", "config"])
+      expect(stdout).toMatch(new RegExp(`^  ${name}\\b`, "m"));
   });
 
   it("prints the package version", async () => {
@@ -30,23 +31,20 @@ describe("scanarr CLI shell", () => {
     expect((await runCli(["config", "check", "--bogus"])).code).toBe(2);
   });
 
-  it("writes the default config on first run of any subcommand and says so", async () => {
-    const dir = tempDir();
-    const { code, stderr } = await runCli(["--install-dir", dir, "config", "check"]);
-    const file = path.join(dir, "config", "config.json");
-    expect(existsSync(file)).toBe(true);
-    expect(stderr).toContain(`Wrote a default config to ${file}`);
-    expect(code).toBe(0);
-  });
-
   it("takes the install dir from SCANARR_INSTALL_DIR", async () => {
     const dir = tempDir();
-    await runCli(["config", "check"], { SCANARR_INSTALL_DIR: dir });
+    expect((await runCli(["init"], { SCANARR_INSTALL_DIR: dir })).code).toBe(0);
     expect(existsSync(path.join(dir, "config", "config.json"))).toBe(true);
   });
 
   it("exits 2 and names all three mistakes in a bad config", async () => {
-    const dir = installWith({ ...defaultConfig("abcdefgh12345678"), SERVER_PORT: -1, USE_DOCKER: "yes", NOPE: true });
+    const dir = installWith({
+      ...defaultConfig("abcdefgh12345678"),
+      PLEX_TOKEN: "plex-token-1234",
+      SERVER_PORT: -1,
+      USE_DOCKER: "yes",
+      NOPE: true,
+    });
     const { code, stderr } = await runCli(["--install-dir", dir, "config", "check"]);
     expect(code).toBe(2);
     expect(stderr).toContain("3 problems");
@@ -82,11 +80,13 @@ describe("scanarr CLI shell", () => {
   });
 
   it("uses --config over the install dir", async () => {
-    const dir = tempDir();
+    const dir = installWith({ ...defaultConfig("abcdefgh12345678"), PLEX_TOKEN: "plex-token-1234", SERVER_PORT: 1 });
     const file = path.join(dir, "elsewhere.json");
-    const { code } = await runCli(["--install-dir", dir, "--config", file, "config", "check"]);
+    writeFileSync(file, JSON.stringify({ ...defaultConfig("abcdefgh12345678"), PLEX_TOKEN: "plex-token-1234", SERVER_PORT: 2 }), {
+      mode: 0o600,
+    });
+    const { code, stdout } = await runCli(["--install-dir", dir, "--config", file, "config", "show", "--json"]);
     expect(code).toBe(0);
-    expect(existsSync(file)).toBe(true);
-    expect(existsSync(path.join(dir, "config", "config.json"))).toBe(false);
+    expect((JSON.parse(stdout) as { SERVER_PORT: number }).SERVER_PORT).toBe(2);
   });
 });

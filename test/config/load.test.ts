@@ -1,4 +1,5 @@
-import { readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { ALL_REQUIREMENTS } from "../../src/config/rules.js";
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
@@ -7,7 +8,7 @@ import { tempDir } from "../helpers/cli.js";
 
 function problemsOf(text: string): string[] {
   try {
-    parseConfigText(text);
+    parseConfigText(text, "config.json", ALL_REQUIREMENTS);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -15,32 +16,40 @@ function problemsOf(text: string): string[] {
   throw new Error("expected a ConfigError");
 }
 
-const valid = () => defaultConfig("0123456789abcdef0123456789abcdef");
+const valid = () => ({ ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_TOKEN: "plex-token-0123" });
 
 describe("loadConfig on first run", () => {
-  it("writes a complete default file with mode 0600 and a random 32-hex pass", async () => {
+  it("writes the starting config with mode 0600 and a random 32-hex pass when asked to create it", async () => {
     const file = path.join(tempDir(), "config", "config.json");
-    const loaded = await loadConfig(file);
+    const loaded = await loadConfig(file, { create: true });
     expect(loaded.created).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const written = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-    expect(Object.keys(written).sort()).toEqual(Object.keys(valid()).sort());
     expect(written.SERVER_PASS).toMatch(/^[0-9a-f]{32}$/);
+    expect(written._PLEX_TOKEN).toMatch(/EDIT/);
     expect(loaded.config.SERVER_PORT).toBe(3468);
+    expect(Object.keys(loaded.config).some((key) => key.startsWith("_"))).toBe(false);
   });
 
   it("loads the file it wrote without changes on the next run", async () => {
     const file = path.join(tempDir(), "config.json");
-    const first = await loadConfig(file);
-    const second = await loadConfig(file);
+    const first = await loadConfig(file, { create: true });
+    const second = await loadConfig(file, { require: [] });
     expect(second.created).toBe(false);
     expect(second.config).toEqual(first.config);
+  });
+
+  it("writes nothing and says how to start when the file is missing and creating was not asked for", async () => {
+    const file = path.join(tempDir(), "config", "config.json");
+    await expect(loadConfig(file)).rejects.toThrow(/does not exist; run `scanarr init`/);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(path.dirname(file))).toBe(false);
   });
 });
 
 describe("defaults", () => {
   it("fills keys missing from a minimal file with documented defaults", () => {
-    const { config } = parseConfigText(JSON.stringify({ SERVER_PASS: "abcdefgh1234", CLOUD: { ENABLED: true } }));
+    const { config } = parseConfigText(JSON.stringify({ SERVER_PASS: "abcdefgh1234", PLEX_TOKEN: "t0k3n", CLOUD: { ENABLED: true } }));
     expect(config.SERVER_IP).toBe("0.0.0.0");
     expect(config.PLEX_LOCAL_URL).toBe("http://localhost:32400");
     expect(config.PLEX_SCAN_METHOD).toBe("api");
@@ -50,7 +59,9 @@ describe("defaults", () => {
   });
 
   it("replaces example path mappings instead of merging them", () => {
-    const { config } = parseConfigText(JSON.stringify({ SERVER_PASS: "abcdefgh1234", SERVER_PATH_MAPPINGS: { "/tv/": ["/mnt/tv/"] } }));
+    const { config } = parseConfigText(
+      JSON.stringify({ SERVER_PASS: "abcdefgh1234", PLEX_TOKEN: "t0k3n", SERVER_PATH_MAPPINGS: { "/tv/": ["/mnt/tv/"] } }),
+    );
     expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/tv/": ["/mnt/tv/"] });
   });
 
@@ -106,20 +117,27 @@ describe("a plex_autoscan config.json", () => {
   };
 
   it("loads, reading GOOGLE as CLOUD with a warning naming the rename", () => {
-    const loaded = parseConfigText(JSON.stringify(plexAutoscan));
+    const loaded = parseConfigText(JSON.stringify(plexAutoscan), "config.json", []);
     expect(loaded.config.CLOUD.POLL_INTERVAL).toBe(60);
     expect(loaded.config.CLOUD.ALLOWED.FILE_EXTENSIONS_LIST).toEqual(["mkv"]);
     expect(loaded.warnings.some((w) => w.includes("GOOGLE") && w.includes("CLOUD"))).toBe(true);
   });
 
+  it("asks for PLEX_TOKEN, which plex_autoscan's scanner did without, and loads once it is set", () => {
+    expect(problemsOf(JSON.stringify(plexAutoscan))).toEqual([
+      expect.stringMatching(/^PLEX_TOKEN: must be set when PLEX_SCAN_METHOD is "api"/),
+    ]);
+    expect(parseConfigText(JSON.stringify({ ...plexAutoscan, PLEX_TOKEN: "abc123" })).config.PLEX_TOKEN).toBe("abc123");
+  });
+
   it("unescapes shell-escaped paths", () => {
-    const { config } = parseConfigText(JSON.stringify(plexAutoscan));
+    const { config } = parseConfigText(JSON.stringify(plexAutoscan), "config.json", []);
     expect(config.PLEX_SCANNER).toBe("/usr/lib/plexmediaserver/Plex Media Scanner");
     expect(config.PLEX_SUPPORT_DIR).toBe("/var/lib/plexmediaserver/Library/Application Support");
   });
 
   it("warns once for each key it does not use, without failing", () => {
-    const { warnings } = parseConfigText(JSON.stringify(plexAutoscan));
+    const { warnings } = parseConfigText(JSON.stringify(plexAutoscan), "config.json", []);
     for (const key of ["SERVER_USE_SQLITE", "RCLONE.BINARY", "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK"]) {
       expect(warnings.filter((w) => w.startsWith(`${key}:`))).toHaveLength(1);
     }

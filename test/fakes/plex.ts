@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { FakeMediaLibrary, type FakeItem, type FakeSection, type RefreshDuration } from "./plex-library.js";
 import { answerAll, answerEmptyTrash, answerFolder, answerItemAction, type LibraryCalls } from "./plex-library-routes.js";
-import { plexError, renderIdentity, renderRoot, renderSections, send, type RefreshingStyle } from "./plex-render.js";
+import { plexError, renderContainer, renderIdentity, renderRoot, renderSections, send, type RefreshingStyle } from "./plex-render.js";
 
 export type { FakeItem, FakeSection, RefreshDuration } from "./plex-library.js";
 
@@ -17,6 +17,8 @@ export interface FakePlexOptions {
   token?: string;
   /** A shared (non-admin) user's token: it reads, and gets 403 on admin calls (scan, analyze, emptyTrash). */
   sharedToken?: string;
+  /** Address to listen on; 127.0.0.1 by default (the container test listens where a container can reach it). */
+  host?: string;
   sections?: FakeSection[];
   mode?: FakePlexMode;
   /** How long a section stays `refreshing` after a scan call: section polls, or "manual" (finishRefresh). Default 0: done at once. */
@@ -109,7 +111,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     const caller = readCaller(req, url, token, sharedToken);
     requests.push({ method: req.method ?? "GET", url: req.url ?? "/", tokenIn: caller.tokenIn, accept: req.headers.accept });
     const route = routeOf(url.pathname);
-    const mode = modes.all !== "ok" ? modes.all : route.name === "other" ? "ok" : modes[route.name];
+    const mode = modes.all !== "ok" ? modes.all : route.name === "other" || route.name === "butler" ? "ok" : modes[route.name];
     if (mode === "hang") return;
     // /identity is unauthenticated on a real server, and a bad token does not change it.
     const down = mode === 404 || (typeof mode === "number" && mode >= 500);
@@ -123,6 +125,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     if (route.name === "other" || route.name === "sections") return send(res, 404, ...plexError(404));
     // Admin-only calls (the spec's `security: token: [admin]`) refuse a shared user's token.
     if (route.admin && !caller.admin) return send(res, 403, ...plexError(403));
+    if (route.name === "butler") return send(res, 200, ...renderContainer(req, { size: 1 }));
     const ctx = { req, res, url, sections, library, calls };
     if (route.name === "item") return answerItemAction(ctx, route.id, route.action);
     // PMS logs "Invalid library section ID" and answers 500 for a non-numeric id.
@@ -134,12 +137,13 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     if (route.name === "folder") return answerFolder(ctx, section, folderIds);
     return answerAll(ctx, section);
   });
-  server.listen(0, "127.0.0.1");
+  const host = options.host ?? "127.0.0.1";
+  server.listen(0, host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
 
   return Object.assign(calls, {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     token,
     sharedToken,
     refreshes,
@@ -200,10 +204,13 @@ function readCaller(
 type Route =
   | { name: "sections"; admin: false }
   | { name: "other"; admin: false }
+  | { name: "butler"; admin: true }
   | { name: "refresh" | "emptyTrash" | "folder" | "list"; id: string; admin: boolean }
   | { name: "item"; id: string; action: "analyze" | "refresh"; admin: true };
 
 function routeOf(pathname: string): Route {
+  // The scheduled tasks: read-only, admin-only (doctor's admin probe).
+  if (pathname === "/butler") return { name: "butler", admin: true };
   if (pathname === "/library/sections" || pathname === "/library/sections/all") return { name: "sections", admin: false };
   const item = /^\/library\/metadata\/([^/]+)\/(analyze|refresh)$/.exec(pathname);
   if (item) return { name: "item", id: decodeURIComponent(item[1] ?? ""), action: item[2] as "analyze" | "refresh", admin: true };

@@ -10,8 +10,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI in-process with captured streams and no colour. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdinText = ""): Promise<CliResult> {
+/** Runs the CLI in-process with captured streams and no colour; `cwd` is where it believes it was started. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdinText = "", cwd = process.cwd()): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -25,7 +25,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdinT
     stderr,
     stdin,
     env: { NO_COLOR: "1", ...env },
-    cwd: process.cwd(),
+    cwd,
     signal: new AbortController().signal,
   });
   return { code, stdout: out, stderr: err };

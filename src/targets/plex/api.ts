@@ -55,6 +55,14 @@ export class PlexApiClient {
     return this.http.parsed(() => parseIdentity(body.text, body.type), action);
   }
 
+  /**
+   * `GET /butler` (the scheduled tasks): read-only but admin-only, so a
+   * shared user's token gets 403 here as it would on a scan (round2.md §3).
+   */
+  async checkAdmin(): Promise<void> {
+    await this.http.request("GET", "/butler", "list its scheduled tasks (an admin-only call)");
+  }
+
   /** `PUT /library/metadata/{ratingKey}/analyze` (GET is refused with 405). Admin. */
   async analyzeItem(ratingKey: string): Promise<void> {
     await this.http.request("PUT", `/library/metadata/${itemId(ratingKey)}/analyze`, `analyze item ${ratingKey}`);

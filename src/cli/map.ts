@@ -1,0 +1,56 @@
+import { doctorTargetsFromConfig } from "../doctor/checks.js";
+import { UserError } from "../domain.js";
+import { createPathMapper } from "../paths/mapper.js";
+import { isScannable, resolveTargets, tracePath, type PathTrace } from "../paths/trace.js";
+import type { CommandContext } from "./context.js";
+import { paint, writeLine } from "./output.js";
+
+export interface MapOptions {
+  args?: unknown[];
+  kind?: "file" | "folder";
+  json?: boolean;
+}
+
+/** `scanarr map <path>...`: every step from the path given to the library that would scan it; exit 1 when one would not be scanned. */
+export async function run(options: MapOptions, ctx: CommandContext): Promise<number> {
+  const inputs = (Array.isArray(options.args?.[0]) ? options.args[0] : (options.args ?? [])).filter(
+    (p): p is string => typeof p === "string",
+  );
+  if (inputs.length === 0) throw new UserError("map needs at least one path", 2);
+  const targets = await resolveTargets(doctorTargetsFromConfig(ctx.config));
+  const deps = {
+    mapper: createPathMapper(ctx.config.SERVER_PATH_MAPPINGS),
+    ignoreList: ctx.config.SERVER_IGNORE_LIST,
+    kind: options.kind,
+    targets,
+  };
+  const traces = inputs.map((input) => tracePath(input, deps));
+  if (options.json) writeLine(ctx.stdout, JSON.stringify(traces, null, 2));
+  else traces.forEach((trace, i) => printTrace(ctx, trace, i > 0));
+  return traces.every(isScannable) ? 0 : 1;
+}
+
+function printTrace(ctx: CommandContext, trace: PathTrace, gap: boolean): void {
+  const c = paint(ctx.color);
+  const line = (label: string, text: string) => writeLine(ctx.stdout, `  ${label.padEnd(8)} ${text}`);
+  if (gap) writeLine(ctx.stdout);
+  writeLine(ctx.stdout, c.bold(trace.input));
+  if (trace.error !== undefined) return line("error", c.red(trace.error));
+  line(
+    "mapping",
+    !trace.mapping
+      ? "no SERVER_PATH_MAPPINGS entry matches; the path is used as it is"
+      : trace.mapping.prefix === trace.mapping.key
+        ? `already the media server's path (the key ${JSON.stringify(trace.mapping.key)} itself)`
+        : `${trace.mapping.prefix} -> ${trace.mapping.key}  (an entry of SERVER_PATH_MAPPINGS[${JSON.stringify(trace.mapping.key)}])`,
+  );
+  line("server", trace.serverPath ?? "");
+  if (trace.ignoredBy !== undefined)
+    return line("ignored", c.yellow(`matches SERVER_IGNORE_LIST entry ${JSON.stringify(trace.ignoredBy)}: not scanned`));
+  if (trace.kind) line(trace.kind.isFile ? "file" : "folder", trace.kind.why);
+  line("scan", trace.folder ?? "");
+  for (const step of trace.targets) {
+    if (step.library) line(step.target, c.green(`${step.library.title} (section ${step.library.id}, folder ${step.library.location})`));
+    else line(step.target, c.red(step.why ?? "no library"));
+  }
+}

@@ -1,0 +1,51 @@
+import { defaultConfig } from "./defaults.js";
+
+/**
+ * The config `scanarr init` (and the first `serve`) writes: the keys a new
+ * user edits, each after a note. JSON has no comments, so the notes are keys
+ * starting with "_", which the loader ignores; keys left out take their
+ * defaults (`scanarr config show` lists every one).
+ */
+export function starterConfig(pass: string): Record<string, unknown> {
+  const cloud = defaultConfig(pass).CLOUD;
+  return {
+    _README:
+      'scanarr config. Keys starting with "_" are notes that scanarr ignores. Lines marked EDIT need your values. ' +
+      "Every key is in docs/configuration.md; `scanarr config show` prints the effective config.",
+    SERVER_IP: "0.0.0.0",
+    SERVER_PORT: 3468,
+    _SERVER_PASS: "The secret last part of the webhook URL. `scanarr url` prints the whole URL to paste into Sonarr/Radarr.",
+    SERVER_PASS: pass,
+    SERVER_ALLOW_MANUAL_SCAN: false,
+    _PLEX_LOCAL_URL:
+      "EDIT: how scanarr reaches Plex: http://localhost:32400 on the same machine, http://plex:32400 from a container on Plex's network.",
+    PLEX_LOCAL_URL: "http://localhost:32400",
+    _PLEX_TOKEN: "EDIT: the token of the Plex server's admin account; docs/plex-token.md shows where to find it.",
+    PLEX_TOKEN: "",
+    _PLEX_SCAN_METHOD: '"api" asks Plex over HTTP (needs PLEX_TOKEN); "scanner" runs Plex Media Scanner on this machine (docs/scan.md).',
+    PLEX_SCAN_METHOD: "api",
+    _SERVER_PATH_MAPPINGS:
+      "EDIT: each key is a folder as Plex sees it (a library folder or inside one); its list holds the same folder as Sonarr/Radarr, " +
+      "the rclone mount or the drive name it. Try a path with `scanarr map <path>`, then run `scanarr doctor`.",
+    SERVER_PATH_MAPPINGS: {
+      "/data/Movies/": ["/movies/", "/mnt/unionfs/Media/Movies/", "My Drive/Media/Movies/"],
+      "/data/TV/": ["/tv/", "/mnt/unionfs/Media/TV/", "My Drive/Media/TV/"],
+    },
+    _SERVER_SCAN_DELAY: "Seconds to wait for more changes in a folder before scanning it.",
+    SERVER_SCAN_DELAY: 180,
+    SERVER_IGNORE_LIST: ["/.grab/", ".DS_Store", "Thumbs.db"],
+    _CLOUD: "Google Drive monitoring; off until set up (docs/drive-monitoring.md).",
+    CLOUD: {
+      ENABLED: cloud.ENABLED,
+      CLIENT_ID: cloud.CLIENT_ID,
+      CLIENT_SECRET: cloud.CLIENT_SECRET,
+      ALLOWED: cloud.ALLOWED,
+      POLL_INTERVAL: cloud.POLL_INTERVAL,
+    },
+  };
+}
+
+/** The starter config as file text. */
+export function starterConfigText(pass: string): string {
+  return `${JSON.stringify(starterConfig(pass), null, 2)}\n`;
+}

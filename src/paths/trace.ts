@@ -1,0 +1,117 @@
+import type { Library } from "../domain.js";
+import { matchIgnoreList } from "../triggers/ignore.js";
+import { classifyPath, folderToScan, type PathKind } from "./folder.js";
+import { PathError, type PathMapper } from "./mapper.js";
+import { findLibrariesFor, isWithin } from "./within.js";
+
+/** A media server a path is traced to: how it names paths, and its libraries. */
+export interface TraceTarget {
+  readonly name: string;
+  /** The folder as this server names it (the media-server path today; per-target rewrites plug in here). */
+  toTargetPath(path: string): string;
+  /** Throws when the server cannot tell; the trace then says so instead of naming a library. */
+  listLibraries(): Promise<Library[]>;
+}
+
+/** A target with its libraries already read (or the reason they could not be). */
+export interface ResolvedTarget {
+  name: string;
+  toTargetPath(path: string): string;
+  libraries: Library[] | { error: string };
+}
+
+/** Where one target would scan the folder, or why it would not. */
+export interface TargetStep {
+  target: string;
+  /** The folder as the target names it. */
+  path: string;
+  library?: { id: string; title: string; location: string };
+  /** Why no library: none holds the path, or the libraries are unknown. */
+  why?: string;
+}
+
+/** Every step a path goes through on its way to a scan; the steps after a failure are absent. */
+export interface PathTrace {
+  input: string;
+  /** The SERVER_PATH_MAPPINGS entry that rewrote it; absent when none matched. */
+  mapping?: { prefix: string; key: string };
+  serverPath?: string;
+  /** Why the path cannot be scanned at all (relative without a mapping, `..`, NUL). */
+  error?: string;
+  /** The SERVER_IGNORE_LIST entry that drops it. */
+  ignoredBy?: string;
+  kind?: PathKind;
+  folder?: string;
+  targets: TargetStep[];
+}
+
+export interface TraceInput {
+  mapper: PathMapper;
+  ignoreList: readonly string[];
+  /** What a webhook says the path is; undefined decides by the name. */
+  kind?: "file" | "folder";
+  targets: readonly ResolvedTarget[];
+}
+
+/** Reads each target's libraries once, for tracing many paths. */
+export async function resolveTargets(targets: readonly TraceTarget[]): Promise<ResolvedTarget[]> {
+  return Promise.all(
+    targets.map(async (t) => {
+      let libraries: ResolvedTarget["libraries"];
+      try {
+        libraries = await t.listLibraries();
+      } catch (error) {
+        libraries = { error: error instanceof Error ? error.message : String(error) };
+      }
+      return { name: t.name, toTargetPath: (p: string) => t.toTargetPath(p), libraries };
+    }),
+  );
+}
+
+/** How `input` is mapped, classified and matched to a library of each target, as the service would do it. */
+export function tracePath(input: string, deps: TraceInput): PathTrace {
+  const trace: PathTrace = { input, targets: [] };
+  let serverPath: string;
+  try {
+    const mapped = deps.mapper.explain(input);
+    serverPath = mapped.serverPath;
+    if (mapped.prefix !== undefined && mapped.key !== undefined) trace.mapping = { prefix: mapped.prefix, key: mapped.key };
+  } catch (error) {
+    if (!(error instanceof PathError)) throw error;
+    trace.error = error.message;
+    return trace;
+  }
+  trace.serverPath = serverPath;
+  const ignoredBy = matchIgnoreList(input, deps.ignoreList) ?? matchIgnoreList(serverPath, deps.ignoreList);
+  if (ignoredBy !== undefined) {
+    trace.ignoredBy = ignoredBy;
+    return trace;
+  }
+  const isDirectory = deps.kind === undefined ? undefined : deps.kind === "folder";
+  trace.kind = classifyPath(serverPath, isDirectory);
+  const folder = folderToScan(serverPath, isDirectory);
+  trace.folder = folder;
+  trace.targets = deps.targets.map((target) => stepFor(target, folder));
+  return trace;
+}
+
+function stepFor(target: ResolvedTarget, folder: string): TargetStep {
+  const path = target.toTargetPath(folder);
+  const step: TargetStep = { target: target.name, path };
+  if (!Array.isArray(target.libraries)) return { ...step, why: `libraries unknown: ${target.libraries.error}` };
+  const [best] = findLibrariesFor(path, target.libraries);
+  if (!best) return { ...step, why: `no library holds ${path}; libraries: ${describeLibraries(target.libraries)}` };
+  const location = best.locations.filter((l) => isWithin(l, path)).sort((a, b) => b.length - a.length)[0] ?? "";
+  return { ...step, library: { id: best.id, title: best.title, location } };
+}
+
+/** `Movies (/data/Movies), TV (/data/TV, /more/TV)`, or "none". */
+export function describeLibraries(libraries: readonly Library[]): string {
+  if (libraries.length === 0) return "none";
+  return libraries.map((l) => `${l.title} (${l.locations.join(", ") || "no folders"})`).join(", ");
+}
+
+/** Whether the trace ends in a library of at least one target. */
+export function isScannable(trace: PathTrace): boolean {
+  return trace.targets.some((t) => t.library !== undefined);
+}
