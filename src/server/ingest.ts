@@ -1,8 +1,8 @@
 import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
-import { PathError, type PathMapper } from "../paths/mapper.js";
-import { findLibrariesFor, folderToScan } from "../paths/index.js";
-import { matchIgnoreList, type TriggerResult } from "../triggers/index.js";
+import { createLibraryMatcher, folderToScan, PathError, PathSyntaxError, quotePath, type PathMapper } from "../paths/index.js";
+import { matchIgnoreList, type RequestedPath, type TriggerResult } from "../triggers/index.js";
 import { HttpError } from "./http-error.js";
+import { LIMITS } from "./limits.js";
 
 /** The media server's libraries as far as they are known; used to refuse paths no library holds. */
 export interface LibraryCatalog {
@@ -44,32 +44,31 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
   if (result.source === "manual" && !deps.allowManual) {
     throw new HttpError(403, "manual scans are disabled; set SERVER_ALLOW_MANUAL_SCAN to true in the config to allow them");
   }
-  const folders: string[] = [];
+  if (result.paths.length > LIMITS.pathsPerRequest) {
+    throw new HttpError(413, `the request names ${result.paths.length} paths; the limit is ${LIMITS.pathsPerRequest} per request`);
+  }
+  const folders = new Set<string>();
   const ignored: string[] = [];
   for (const requested of result.paths) {
     const mapped = mapPath(deps.mapper, requested.path);
     const hit = matchIgnoreList(requested.path, deps.ignoreList) ?? matchIgnoreList(mapped, deps.ignoreList);
-    if (hit !== undefined) {
-      ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
-      continue;
-    }
-    const folder = folderToScan(mapped, requested.kind === "folder" ? true : requested.kind === "file" ? false : undefined);
-    if (!folders.includes(folder)) folders.push(folder);
+    if (hit === undefined) folders.add(folderOf(mapped, requested));
+    else ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
   }
-  if (folders.length === 0) {
+  if (folders.size === 0) {
     return {
       status: 200,
       result: "ignored",
       source: result.source,
       event: result.event,
-      message: `ignored by SERVER_IGNORE_LIST: ${ignored.join(", ")}`,
+      message: `ignored by SERVER_IGNORE_LIST: ${listSome(ignored)}`,
     };
   }
   const { matched, unmatched } = await splitByLibrary(folders, deps);
   if (matched.length === 0) {
     const libraries = deps.libraries?.knownLibraries() ?? [];
     const list = libraries.map((l) => `${l.title} (${l.locations.join(", ")})`).join("; ") || "none";
-    throw new HttpError(422, `no library of the media server contains ${unmatched.join(", ")}; libraries: ${list}`, {
+    throw new HttpError(422, `no library of the media server contains ${listSome(unmatched)}; libraries: ${list}`, {
       paths: unmatched,
       libraries,
     });
@@ -87,12 +86,28 @@ function mapPath(mapper: PathMapper, path: string): string {
   }
 }
 
-async function splitByLibrary(folders: string[], deps: IngestDeps): Promise<{ matched: string[]; unmatched: string[] }> {
+function folderOf(mapped: string, requested: RequestedPath): string {
+  try {
+    return folderToScan(mapped, requested.kind === "folder" ? true : requested.kind === "file" ? false : undefined);
+  } catch (error) {
+    if (error instanceof PathSyntaxError) throw new HttpError(400, `path ${quotePath(mapped)} ${error.message}`);
+    throw error;
+  }
+}
+
+/** Folders some library holds (spelled as the library spells its location, so case variants of a Windows path coalesce), and the rest. */
+async function splitByLibrary(folders: Set<string>, deps: IngestDeps): Promise<{ matched: string[]; unmatched: string[] }> {
   const catalog = deps.libraries;
   const split = (libraries: Library[] | undefined) => {
-    if (!libraries) return { matched: folders, unmatched: [] };
-    const matched = folders.filter((f) => findLibrariesFor(f, libraries).length > 0);
-    return { matched, unmatched: folders.filter((f) => !matched.includes(f)) };
+    if (!libraries) return { matched: [...folders], unmatched: [] };
+    const matcher = createLibraryMatcher(libraries);
+    const matched = new Set<string>();
+    const unmatched: string[] = [];
+    for (const folder of folders) {
+      if (matcher.librariesFor(folder).length > 0) matched.add(matcher.spellLikeLibrary(folder));
+      else unmatched.push(folder);
+    }
+    return { matched: [...matched], unmatched };
   };
   const first = split(catalog?.knownLibraries());
   if (!catalog || first.unmatched.length === 0) return first;
@@ -114,4 +129,12 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
     timeout,
   ]);
   clearTimeout(timer);
+}
+
+const LISTED = 10;
+
+/** The first few items for a message, so a request naming thousands of paths gets a short answer and log line. */
+export function listSome(items: readonly string[]): string {
+  const shown = items.slice(0, LISTED).join(", ");
+  return items.length > LISTED ? `${shown} and ${items.length - LISTED} more` : shown;
 }
