@@ -45,6 +45,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
  */
 const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
 /** Every character that could end a line or drive a terminal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
