@@ -26,5 +26,25 @@ export function checkRules(config: Config): string[] {
     problems.push('PLEX_SCANNER: must be set when PLEX_SCAN_METHOD is "scanner"');
   }
   if (config.USE_DOCKER && config.DOCKER_NAME.trim() === "") problems.push("DOCKER_NAME: must be set when USE_DOCKER is true");
+  const plexUrl = config.PLEX_LOCAL_URL === "" ? undefined : plexUrlProblem(config.PLEX_LOCAL_URL);
+  if (plexUrl !== undefined) problems.push(`PLEX_LOCAL_URL: ${plexUrl}`);
   return problems;
+}
+
+/**
+ * What is wrong with a PLEX_LOCAL_URL, or undefined. Credentials or a token
+ * in the URL would end up in logs and error messages; PLEX_TOKEN carries the
+ * token in a header instead. The Plex client checks the same rule.
+ */
+export function plexUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "is not a URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `must start with http:// or https://, not ${url.protocol}`;
+  if (url.username !== "" || url.password !== "") return "must not contain a user name or password; put the token in PLEX_TOKEN";
+  if (url.search !== "") return "must not contain a query string; put the token in PLEX_TOKEN";
+  return undefined;
 }

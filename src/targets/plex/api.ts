@@ -1,4 +1,5 @@
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, UserError, type Library } from "../../domain.js";
+import { plexUrlProblem } from "../../config/rules.js";
 import { errorForFailure, errorForStatus } from "./errors.js";
 
 export interface PlexApiOptions {
@@ -100,22 +101,9 @@ function isDomainError(error: unknown): error is Error {
 }
 
 function parseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UserError(`PLEX_LOCAL_URL is not a URL: ${JSON.stringify(baseUrl)}`, 2);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UserError(`PLEX_LOCAL_URL must start with http:// or https://, not ${url.protocol}`, 2);
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new UserError("PLEX_LOCAL_URL must not contain a user name or password; use PLEX_TOKEN", 2);
-  }
-  if (url.search !== "") {
-    throw new UserError("PLEX_LOCAL_URL must not contain a query string; put the token in PLEX_TOKEN", 2);
-  }
-  return url;
+  const problem = plexUrlProblem(baseUrl);
+  if (problem !== undefined) throw new UserError(`PLEX_LOCAL_URL ${problem}`, 2);
+  return new URL(baseUrl);
 }
 
 /** What `GET /identity` says about the server. */
