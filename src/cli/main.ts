@@ -65,11 +65,8 @@ function addGroup(program: Command, groups: Map<string, Command>, name: string):
 }
 
 async function runCommand(spec: CommandSpec, cmd: Command, positional: unknown[], io: IO): Promise<number> {
-  const globals = cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
-  const ctx = await createContext(globals, io);
-  const module = await spec.load();
-  const options = { ...cmd.opts(), args: positional };
-  return module.run(options, ctx);
+  const ctx = await createContext(cmd.optsWithGlobals<GlobalOptions>(), io);
+  return spec.run({ ...cmd.opts(), args: positional }, ctx);
 }
 
 /** Runs the CLI and returns the exit code; the one error boundary of scanarr. */

@@ -1,32 +1,49 @@
 import { Option, type Command } from "commander";
 import type { CommandContext } from "./context.js";
 
-export interface CommandModule {
-  run(options: Record<string, unknown>, ctx: CommandContext): Promise<number>;
-}
+/** Option values as commander gives them, plus the positional arguments as `args`. */
+export type RawOptions = Record<string, unknown>;
 
-/** One subcommand: its name, help, options and the module that runs it (imported lazily). */
+/** One subcommand: its name, help, options and how to run it (its module is imported only then). */
 export interface CommandSpec {
   name: string;
   group?: string;
   description: string;
   configure?: (command: Command) => void;
-  load: () => Promise<CommandModule>;
+  run(raw: RawOptions, ctx: CommandContext): Promise<number>;
 }
 
-const asModule = (m: unknown) => m as CommandModule;
+interface CommandModule<O> {
+  run(options: O, ctx: CommandContext): Promise<number>;
+}
+
+/**
+ * Joins a command module, imported lazily, to the reader of its options, so
+ * the module's option type is checked against what the reader builds.
+ */
+function lazy<O>(load: () => Promise<CommandModule<O>>, read: (raw: RawOptions) => O): CommandSpec["run"] {
+  return async (raw, ctx) => (await load()).run(read(raw), ctx);
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+const flag = (value: unknown): boolean | undefined => (typeof value === "boolean" ? value : undefined);
+const textOrFlag = (value: unknown): string | boolean | undefined => text(value) ?? flag(value);
+const none = (): Record<string, never> => ({});
 
 export const COMMANDS: CommandSpec[] = [
   {
     name: "serve",
     description: "run the scan-trigger service in the foreground (webhooks, manual scans, drive monitoring)",
-    load: async () => asModule(await import("./serve.js")),
+    run: lazy(() => import("./serve.js"), none),
   },
   {
     name: "authorize",
     description: "authorize access to the cloud drive (OAuth 2.0, works over SSH)",
     configure: (c) => c.option("--port <n>", "port on 127.0.0.1 for the browser redirect after consent (0 = any free port)", "0"),
-    load: async () => asModule(await import("./authorize.js")),
+    run: lazy(
+      () => import("./authorize.js"),
+      (raw) => ({ port: text(raw.port) }),
+    ),
   },
   {
     name: "scan",
@@ -43,7 +60,19 @@ export const COMMANDS: CommandSpec[] = [
         .option("--timeout <seconds>", "stop the scanner after this many seconds; 0 for no limit", "3600")
         .option("--dry-run", "print the command without running it")
         .option("--list", "print the libraries (id, type, name, folders) and exit"),
-    load: async () => asModule(await import("./scan.js")),
+    run: lazy(
+      () => import("./scan.js"),
+      (raw) => ({
+        directory: text(raw.directory),
+        section: text(raw.section),
+        docker: textOrFlag(raw.docker),
+        user: text(raw.user),
+        sudo: flag(raw.sudo),
+        timeout: text(raw.timeout),
+        dryRun: flag(raw.dryRun),
+        list: flag(raw.list),
+      }),
+    ),
   },
   {
     name: "create",
@@ -61,19 +90,36 @@ export const COMMANDS: CommandSpec[] = [
         .option("--client-id <id>", "your own OAuth client id")
         .option("--client-secret <secret>", "its client secret")
         .option("--root-folder-id <id>", "start from this folder"),
-    load: async () => asModule(await import("./remote-create.js")),
+    run: lazy(
+      () => import("./remote-create.js"),
+      (raw) => ({
+        name: Array.isArray(raw.args) ? text(raw.args[0]) : undefined,
+        rcloneConfig: text(raw.rcloneConfig),
+        nonInteractive: flag(raw.nonInteractive),
+        scope: text(raw.scope),
+        token: text(raw.token),
+        serviceAccountFile: text(raw.serviceAccountFile),
+        teamDrive: text(raw.teamDrive),
+        clientId: text(raw.clientId),
+        clientSecret: text(raw.clientSecret),
+        rootFolderId: text(raw.rootFolderId),
+      }),
+    ),
   },
   {
     name: "check",
     group: "config",
     description: "validate the config file; exit 0 when valid, 2 when not",
-    load: async () => asModule(await import("./config-check.js")),
+    run: lazy(() => import("./config-check.js"), none),
   },
   {
     name: "show",
     group: "config",
     description: "print the effective config with secrets masked",
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
-    load: async () => asModule(await import("./config-show.js")),
+    run: lazy(
+      () => import("./config-show.js"),
+      (raw) => ({ json: flag(raw.json) }),
+    ),
   },
 ];

@@ -18,9 +18,8 @@ import { runRemoteWizard } from "../rclone/wizard/run-wizard.js";
 import type { CommandContext } from "./context.js";
 
 export interface RemoteCreateOptions {
+  /** The positional [name]. */
   name?: string;
-  /** Positional arguments as the CLI shell passes them: [name]. */
-  args?: unknown[];
   rcloneConfig?: string;
   nonInteractive?: boolean;
   scope?: string;
@@ -129,7 +128,7 @@ function buildContext(options: RemoteCreateOptions, ctx: CommandContext, loaded:
     doc: loaded.doc,
     password: loaded.password,
     flags: {
-      name: options.name ?? (typeof options.args?.[0] === "string" ? options.args[0] : undefined),
+      name: options.name,
       scope: options.scope,
       token: options.token,
       serviceAccountFile: options.serviceAccountFile,
