@@ -38,6 +38,17 @@ function grandchildPid(pidFile: string): number {
   return Number(readFileSync(pidFile, "utf8").trim());
 }
 
+/** The service's scanner target, running `scanner` directly. */
+function scannerTarget(scanner: string, options: { timeoutMs: number; signal?: AbortSignal }) {
+  return createScannerTarget({
+    settings: { scanner, ldLibraryPath: "/lib", supportDir: "/support", mode: { kind: "direct" } },
+    databasePath: "/nonexistent.db",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    logger: silentLogger(),
+    ...options,
+  });
+}
+
 function scanarrScan(scanner: string, args: string[]) {
   const dir = mkdtempSync(path.join(tmpdir(), "scanarr-install-"));
   mkdirSync(path.join(dir, "config"));
@@ -84,13 +95,7 @@ describe("a scanner whose own child outlives it", () => {
 
   it("the service's scanner slot is free again after a timeout, without waiting for the grandchild", async () => {
     const { scanner, pidFile } = grandchildScanner();
-    const target = createScannerTarget({
-      settings: { scanner, ldLibraryPath: "/lib", supportDir: "/support", mode: { kind: "direct" } },
-      databasePath: "/nonexistent.db",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      logger: silentLogger(),
-      timeoutMs: 1_000,
-    });
+    const target = scannerTarget(scanner, { timeoutMs: 1_000 });
     const started = Date.now();
     await expect(target.scan("/data/TV/Show", TV)).rejects.toThrow(/did not finish within 1 s/);
     expect(isAlive(grandchildPid(pidFile))).toBe(false);
@@ -102,14 +107,7 @@ describe("a scanner whose own child outlives it", () => {
   it("stopping the service stops the scanner's whole group", async () => {
     const { scanner, pidFile } = grandchildScanner();
     const shutdown = new AbortController();
-    const target = createScannerTarget({
-      settings: { scanner, ldLibraryPath: "/lib", supportDir: "/support", mode: { kind: "direct" } },
-      databasePath: "/nonexistent.db",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      logger: silentLogger(),
-      timeoutMs: 0,
-      signal: shutdown.signal,
-    });
+    const target = scannerTarget(scanner, { timeoutMs: 0, signal: shutdown.signal });
     const scan = target.scan("/data/TV/Show", TV);
     const failed = expect(scan).rejects.toThrow(/interrupted/);
     while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await new Promise((r) => setTimeout(r, 20));
