@@ -42,10 +42,14 @@ describe("what the service logs about bad requests", () => {
     const { port } = new URL(t.origin);
     const socket = connect(Number(port), "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
+    // "Expect: 100-continue" makes the server say when it has read the headers and handed the request on.
+    const handedOn = new Promise((resolve) => socket.once("data", resolve));
+    const path = new URL(t.base).pathname;
     socket.write(
-      `POST ${new URL(t.base).pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"eventType":`,
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n`,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    expect(String(await handedOn)).toMatch(/^HTTP\/1\.1 100 Continue/);
+    socket.write('{"eventType":');
     socket.destroy();
     await waitFor(() => lines().some((l) => /client went away/.test(l.msg)), 5_000, "the debug line");
     expect(lines().find((l) => /client went away/.test(l.msg))?.level).toBe(20);
