@@ -83,3 +83,11 @@ export class UserError extends Error {
     super(message);
   }
 }
+
+/**
+ * The user interrupted (Ctrl-C, SIGTERM) before the work was done. The CLI
+ * prints the message (which says what was left unchanged) and exits 130.
+ */
+export class InterruptedError extends Error {
+  override name = "InterruptedError";
+}

@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import { InterruptedError } from "../domain.js";
 import { NotAnAuthorizationAnswer, parsePastedAuthorization } from "./authorization-response.js";
 
 export interface AwaitAuthorizationInput {
@@ -18,7 +19,7 @@ export interface ReceivedAuthorization {
 }
 
 /** Thrown when the wait is interrupted (SIGINT/SIGTERM); the CLI exits 130. */
-export class AuthorizationInterrupted extends Error {
+export class AuthorizationInterrupted extends InterruptedError {
   override name = "AuthorizationInterrupted";
 }
 
@@ -31,7 +32,7 @@ export async function awaitAuthorizationCode(options: AwaitAuthorizationInput): 
   const lines = createInterface({ input: options.input, terminal: false, crlfDelay: Infinity });
   let onAbort: (() => void) | undefined;
   const interrupted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AuthorizationInterrupted("authorization interrupted"));
+    onAbort = () => reject(new AuthorizationInterrupted("interrupted; nothing was stored"));
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
   });

@@ -1,6 +1,6 @@
 import { UserError } from "../domain.js";
 import { createAuthorizationRequest } from "../auth/authorization-request.js";
-import { AuthorizationInterrupted, awaitAuthorizationCode } from "../auth/await-authorization.js";
+import { awaitAuthorizationCode } from "../auth/await-authorization.js";
 import { assertClientConfigured, assertCloudEnabled } from "../auth/drive-auth.js";
 import { startLoopbackListener } from "../auth/loopback-listener.js";
 import { createServiceAccountAuth } from "../auth/service-account.js";
@@ -15,7 +15,6 @@ export interface AuthorizeOptions {
   port?: string | number;
 }
 
-const EXIT_INTERRUPTED = 130;
 const PASTE_PROMPT = "Paste the address (or only the code) and press Enter: ";
 
 /** `scanarr authorize`: store a Drive token (OAuth + PKCE) or check a service account. */
@@ -33,26 +32,20 @@ export async function run(options: AuthorizeOptions, ctx: CommandContext): Promi
     });
     listener.expect(request.state);
     printInstructions(ctx, request.url, listener.port);
-    let code: string;
-    try {
-      const received = await awaitAuthorizationCode({
-        fromBrowser: listener.code,
-        input: ctx.stdin,
-        state: request.state,
-        signal: ctx.signal,
-        onRetry: (reason) => {
-          writeLine(ctx.stdout, reason);
-          ctx.stdout.write(PASTE_PROMPT);
-        },
-      });
-      // The prompt line is still open when the browser answers first.
-      if (received.via === "browser") writeLine(ctx.stdout, "(received from the browser)");
-      code = received.code;
-    } catch (error) {
-      if (!(error instanceof AuthorizationInterrupted)) throw error;
-      writeLine(ctx.stderr, "interrupted; nothing was stored");
-      return EXIT_INTERRUPTED;
-    }
+    // An interruption rejects with an InterruptedError, which the CLI turns into exit 130.
+    const received = await awaitAuthorizationCode({
+      fromBrowser: listener.code,
+      input: ctx.stdin,
+      state: request.state,
+      signal: ctx.signal,
+      onRetry: (reason) => {
+        writeLine(ctx.stdout, reason);
+        ctx.stdout.write(PASTE_PROMPT);
+      },
+    });
+    // The prompt line is still open when the browser answers first.
+    if (received.via === "browser") writeLine(ctx.stdout, "(received from the browser)");
+    const code = received.code;
     ctx.logger.info({ tokenUrl: cloud.TOKEN_URL }, "Requesting access token for the authorization code");
     const token = await exchangeCode({
       tokenUrl: cloud.TOKEN_URL,

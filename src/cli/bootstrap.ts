@@ -53,6 +53,12 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
   }
   for (const warning of loaded.warnings) writeLine(io.stderr, c.yellow(`warning: ${warning}`));
   const logger = createLogger({ level: globals.logLevel, format: globals.logFormat, color: errColor, destination: io.stderr });
+  io.signal.addEventListener(
+    "abort",
+    () =>
+      logger.info({ signal: String(io.signal.reason) }, `received ${String(io.signal.reason)}, stopping (send it again to stop at once)`),
+    { once: true },
+  );
   return {
     config: loaded.config,
     paths,

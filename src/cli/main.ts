@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import { UserError } from "../domain.js";
+import { InterruptedError, UserError } from "../domain.js";
 import { ConfigError, createContext, type GlobalOptions, type IO } from "./bootstrap.js";
 import { paint, shouldUseColor, writeLine } from "./output.js";
 import { COMMANDS, type CommandSpec } from "./registry.js";
@@ -65,11 +65,8 @@ function addGroup(program: Command, groups: Map<string, Command>, name: string):
 }
 
 async function runCommand(spec: CommandSpec, cmd: Command, positional: unknown[], io: IO): Promise<number> {
-  const globals = cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
-  const ctx = await createContext(globals, io, spec.config);
-  const module = await spec.load();
-  const options = { ...cmd.opts(), args: positional };
-  return module.run(options, ctx);
+  const ctx = await createContext(cmd.optsWithGlobals<GlobalOptions>(), io, spec.config);
+  return spec.run({ ...cmd.opts(), args: positional }, ctx);
 }
 
 /** Runs the CLI and returns the exit code; the one error boundary of scanarr. */
@@ -98,8 +95,9 @@ function reportError(error: unknown, io: IO): number {
     writeLine(io.stderr, c.red(`error: ${error.message}`));
     return error.exitCode;
   }
-  if (error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError")) {
-    writeLine(io.stderr, "interrupted");
+  if (error instanceof InterruptedError) {
+    // On a new line: the interrupted prompt or progress line is still open.
+    writeLine(io.stderr, `\n${error.message}`);
     return EXIT_INTERRUPTED;
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -121,7 +119,7 @@ if (isEntryPoint()) {
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted += 1;
     if (interrupted > 1) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write(`\nreceived ${signal}, stopping (press Ctrl-C again to force)\n`);
+    // The command's logger announces it (createContext), in the log format asked for.
     controller.abort(signal);
   };
   process.on("SIGINT", onSignal);

@@ -2,11 +2,10 @@ import { Option, type Command } from "commander";
 import type { ConfigUse } from "./bootstrap.js";
 import type { CommandContext } from "./context.js";
 
-export interface CommandModule {
-  run(options: Record<string, unknown>, ctx: CommandContext): Promise<number>;
-}
+/** Option values as commander gives them, plus the positional arguments as `args`. */
+export type RawOptions = Record<string, unknown>;
 
-/** One subcommand: its name, help, options and the module that runs it (imported lazily). */
+/** One subcommand: its name, help, options and how to run it (its module is imported only then). */
 export interface CommandSpec {
   name: string;
   group?: string;
@@ -14,30 +13,49 @@ export interface CommandSpec {
   configure?: (command: Command) => void;
   /** How the command uses the config file (see ConfigUse); a missing file is an error when absent. */
   config?: ConfigUse;
-  load: () => Promise<CommandModule>;
+  run(raw: RawOptions, ctx: CommandContext): Promise<number>;
 }
 
-const asModule = (m: unknown) => m as CommandModule;
+interface CommandModule<O> {
+  run(options: O, ctx: CommandContext): Promise<number>;
+}
+
+/**
+ * Joins a command module, imported lazily, to the reader of its options, so
+ * the module's option type is checked against what the reader builds.
+ */
+function lazy<O>(load: () => Promise<CommandModule<O>>, read: (raw: RawOptions) => O): CommandSpec["run"] {
+  return async (raw, ctx) => (await load()).run(read(raw), ctx);
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+const flag = (value: unknown): boolean | undefined => (typeof value === "boolean" ? value : undefined);
+const textOrFlag = (value: unknown): string | boolean | undefined => text(value) ?? flag(value);
+const kindOf = (value: unknown): "file" | "folder" | undefined => (value === "file" || value === "folder" ? value : undefined);
+const none = (): Record<string, never> => ({});
 
 export const COMMANDS: CommandSpec[] = [
   {
     name: "serve",
     description: "run the scan-trigger service in the foreground (webhooks, manual scans, drive monitoring)",
     config: { file: "create", require: ["server", "plex"] },
-    load: async () => asModule(await import("./serve.js")),
+    run: lazy(() => import("./serve.js"), none),
   },
   {
     name: "init",
     description: "write a starting config (with notes on what to edit) and print the next steps",
     config: { file: "none" },
-    load: async () => asModule(await import("./init.js")),
+    run: lazy(() => import("./init.js"), none),
   },
   {
     name: "url",
     description: "print the full webhook URL (it contains SERVER_PASS) to paste into Sonarr, Radarr, Lidarr, Readarr",
     configure: (c) => c.option("--host <name>", "host name the *arr apps reach scanarr by (default: SERVER_IP, or this machine's name)"),
     config: { file: "required", require: ["server"] },
-    load: async () => asModule(await import("./url.js")),
+    run: lazy(
+      () => import("./url.js"),
+      (raw) => ({ host: text(raw.host) }),
+    ),
   },
   {
     name: "map",
@@ -50,21 +68,34 @@ export const COMMANDS: CommandSpec[] = [
         )
         .addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
-    load: async () => asModule(await import("./map.js")),
+    run: lazy(
+      () => import("./map.js"),
+      (raw) => ({
+        args: Array.isArray(raw.args) ? raw.args : [],
+        kind: kindOf(raw.kind),
+        json: flag(raw.json),
+      }),
+    ),
   },
   {
     name: "doctor",
     description: "check the set-up against the real servers: targets, token, mappings, database, drive, port; exit 0 when all pass",
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
-    load: async () => asModule(await import("./doctor.js")),
+    run: lazy(
+      () => import("./doctor.js"),
+      (raw) => ({ json: flag(raw.json) }),
+    ),
   },
   {
     name: "authorize",
     description: "authorize access to the cloud drive (OAuth 2.0, works over SSH)",
     configure: (c) => c.option("--port <n>", "port on 127.0.0.1 for the browser redirect after consent (0 = any free port)", "0"),
+    run: lazy(
+      () => import("./authorize.js"),
+      (raw) => ({ port: text(raw.port) }),
+    ),
     config: { file: "required" },
-    load: async () => asModule(await import("./authorize.js")),
   },
   {
     name: "scan",
@@ -81,8 +112,20 @@ export const COMMANDS: CommandSpec[] = [
         .option("--timeout <seconds>", "stop the scanner after this many seconds; 0 for no limit", "3600")
         .option("--dry-run", "print the command without running it")
         .option("--list", "print the libraries (id, type, name, folders) and exit"),
+    run: lazy(
+      () => import("./scan.js"),
+      (raw) => ({
+        directory: text(raw.directory),
+        section: text(raw.section),
+        docker: textOrFlag(raw.docker),
+        user: text(raw.user),
+        sudo: flag(raw.sudo),
+        timeout: text(raw.timeout),
+        dryRun: flag(raw.dryRun),
+        list: flag(raw.list),
+      }),
+    ),
     config: { file: "optional" },
-    load: async () => asModule(await import("./scan.js")),
   },
   {
     name: "create",
@@ -100,22 +143,39 @@ export const COMMANDS: CommandSpec[] = [
         .option("--client-id <id>", "your own OAuth client id")
         .option("--client-secret <secret>", "its client secret")
         .option("--root-folder-id <id>", "start from this folder"),
+    run: lazy(
+      () => import("./remote-create.js"),
+      (raw) => ({
+        name: Array.isArray(raw.args) ? text(raw.args[0]) : undefined,
+        rcloneConfig: text(raw.rcloneConfig),
+        nonInteractive: flag(raw.nonInteractive),
+        scope: text(raw.scope),
+        token: text(raw.token),
+        serviceAccountFile: text(raw.serviceAccountFile),
+        teamDrive: text(raw.teamDrive),
+        clientId: text(raw.clientId),
+        clientSecret: text(raw.clientSecret),
+        rootFolderId: text(raw.rootFolderId),
+      }),
+    ),
     config: { file: "optional" },
-    load: async () => asModule(await import("./remote-create.js")),
   },
   {
     name: "check",
     group: "config",
     description: "validate the config file; exit 0 when valid, 2 when not",
     config: { file: "required", require: ["server", "plex"] },
-    load: async () => asModule(await import("./config-check.js")),
+    run: lazy(() => import("./config-check.js"), none),
   },
   {
     name: "show",
     group: "config",
     description: "print the effective config with secrets masked",
-    config: { file: "required" },
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
-    load: async () => asModule(await import("./config-show.js")),
+    config: { file: "required" },
+    run: lazy(
+      () => import("./config-show.js"),
+      (raw) => ({ json: flag(raw.json) }),
+    ),
   },
 ];

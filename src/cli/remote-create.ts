@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
-import { UserError } from "../domain.js";
+import { InterruptedError, UserError } from "../domain.js";
 import { ConfigCryptError, isEncryptedConfig } from "../rclone/config-crypt.js";
 import { ConfParseError } from "../rclone/conf-document.js";
 import { InMemoryConfigError, resolveRcloneConfigPath } from "../rclone/conf-path.js";
@@ -18,9 +18,8 @@ import { runRemoteWizard } from "../rclone/wizard/run-wizard.js";
 import type { CommandContext } from "./context.js";
 
 export interface RemoteCreateOptions {
+  /** The positional [name]. */
   name?: string;
-  /** Positional arguments as the CLI shell passes them: [name]. */
-  args?: unknown[];
   rcloneConfig?: string;
   nonInteractive?: boolean;
   scope?: string;
@@ -47,8 +46,8 @@ export async function run(options: RemoteCreateOptions, ctx: CommandContext): Pr
     return 0;
   } catch (error) {
     if (error instanceof PromptInterruptedError) {
-      ctx.stderr.write(`\n${error.message}: rclone config left unchanged\n`);
-      return error.reason === "interrupt" ? 130 : 1;
+      const message = `${error.message}: rclone config left unchanged`;
+      throw error.reason === "interrupt" ? new InterruptedError(message) : new UserError(message, 1);
     }
     throw error;
   } finally {
@@ -129,7 +128,7 @@ function buildContext(options: RemoteCreateOptions, ctx: CommandContext, loaded:
     doc: loaded.doc,
     password: loaded.password,
     flags: {
-      name: options.name ?? (typeof options.args?.[0] === "string" ? options.args[0] : undefined),
+      name: options.name,
       scope: options.scope,
       token: options.token,
       serviceAccountFile: options.serviceAccountFile,

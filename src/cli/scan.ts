@@ -1,4 +1,4 @@
-import { UserError, type Library } from "../domain.js";
+import { InterruptedError, UserError, type Library } from "../domain.js";
 import { createPathMapper, folderToScan, PathError } from "../paths/index.js";
 import { checkSection, findSectionFor, parseSectionId } from "../targets/plex/find-section.js";
 import { loadLibraries } from "../targets/plex/library-source.js";
@@ -49,6 +49,7 @@ export async function run(options: ScanOptions, ctx: CommandContext): Promise<nu
     signal: ctx.signal,
     mode: settings.mode,
   });
+  if (result.failure?.kind === "canceled") throw new InterruptedError(result.failure.message);
   if (result.failure) writeLine(ctx.stderr, paint(ctx.color).red(`error: ${result.failure.message}`));
   return result.exitCode;
 }

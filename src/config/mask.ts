@@ -1,6 +1,9 @@
 import { maskSecret } from "../lib/mask.js";
 import type { Config } from "./types.js";
 
+/** Keys whose values are secrets, by dotted path: never printed, logged or echoed in an error. */
+export const SECRET_KEYS: ReadonlySet<string> = new Set(["SERVER_PASS", "PLEX_TOKEN", "CLOUD.CLIENT_SECRET"]);
+
 /** A copy of the config safe to print: secrets show only their last four characters. */
 export function maskConfig(config: Config): Config {
   return {

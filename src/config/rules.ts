@@ -1,3 +1,4 @@
+import { serverUrlProblem } from "../targets/server-url.js";
 import { checkPathMappings } from "./mapping-rules.js";
 import { checkTargets } from "./target-rules.js";
 import { parsePath } from "../paths/parse.js";
@@ -26,6 +27,8 @@ export function checkRules(config: Config): string[] {
   if (config.USE_DOCKER && config.DOCKER_NAME.trim() === "") problems.push("DOCKER_NAME: must be set when USE_DOCKER is true");
   problems.push(...checkTargets(config));
   problems.push(...checkMountRules(config));
+  const plexUrl = config.PLEX_LOCAL_URL === "" ? undefined : plexUrlProblem(config.PLEX_LOCAL_URL);
+  if (plexUrl !== undefined) problems.push(`PLEX_LOCAL_URL: ${plexUrl}`);
   return problems;
 }
 
@@ -59,4 +62,13 @@ export function checkRequirements(config: Config, facts: { passGiven: boolean })
     ["server", server],
     ["plex", plex],
   ];
+}
+
+/**
+ * What is wrong with a PLEX_LOCAL_URL, or undefined. Credentials or a token
+ * in the URL would end up in logs and error messages; PLEX_TOKEN carries the
+ * token in a header instead. The same rule as every target's URL.
+ */
+export function plexUrlProblem(value: string): string | undefined {
+  return serverUrlProblem(value, "PLEX_TOKEN");
 }

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { SECRET_KEYS } from "./mask.js";
 import { LEGACY_KEYS, LEGACY_NOTES, type Spec } from "./schema.js";
 
 export interface ValidationReport {
@@ -11,6 +12,8 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
   const fail = (why: string): void => {
     report.problems.push(`${at}: ${why}`);
   };
+  // A secret's value never appears in a message, even when it is not the type the key takes.
+  const describe = SECRET_KEYS.has(at) ? describeType : describeValue;
   switch (spec.kind) {
     case "boolean":
       if (typeof value !== "boolean") fail(`must be true or false, got ${describe(value)}`);
@@ -23,7 +26,7 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
     case "url":
       if (typeof value !== "string") return fail(`must be a URL string, got ${describe(value)}`);
       if (!/^https?:\/\/[^/\s]+/i.test(value) || !URL.canParse(value))
-        fail(`must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+        fail(`must be an http:// or https:// URL, got ${JSON.stringify(withoutCredentials(value))}`);
       return;
     case "host":
       if (typeof value !== "string") return fail(`must be a string, got ${describe(value)}`);
@@ -67,7 +70,7 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
 function validateObject(spec: Extract<Spec, { kind: "object" }>, value: unknown, at: string, report: ValidationReport): void {
   const { fields } = spec;
   if (!isPlainObject(value)) {
-    report.problems.push(`${at || "config"}: must be an object, got ${describe(value)}`);
+    report.problems.push(`${at || "config"}: must be an object, got ${describeValue(value)}`);
     return;
   }
   for (const key of spec.required ?? []) {
@@ -87,7 +90,7 @@ function validateCommand(value: unknown, at: string, report: ValidationReport): 
   if (typeof value === "string") return;
   if (!Array.isArray(value)) {
     report.problems.push(
-      `${at}: must be a string (run with /bin/sh -c) or an array of strings (program and arguments), got ${describe(value)}`,
+      `${at}: must be a string (run with /bin/sh -c) or an array of strings (program and arguments), got ${describeValue(value)}`,
     );
     return;
   }
@@ -99,13 +102,13 @@ function validateCommand(value: unknown, at: string, report: ValidationReport): 
 
 function validateStrings(value: unknown, at: string, report: ValidationReport, absolute = false): void {
   if (!Array.isArray(value)) {
-    report.problems.push(`${at}: must be an array of strings, got ${describe(value)}`);
+    report.problems.push(`${at}: must be an array of strings, got ${describeValue(value)}`);
     return;
   }
   value.forEach((item, i) => {
-    if (typeof item !== "string") report.problems.push(`${at}[${i}]: must be a string, got ${describe(item)}`);
+    if (typeof item !== "string") report.problems.push(`${at}[${i}]: must be a string, got ${describeValue(item)}`);
     else if (absolute && !item.startsWith("/"))
-      report.problems.push(`${at}[${i}]: must be an absolute path on this machine, got ${describe(item)}`);
+      report.problems.push(`${at}[${i}]: must be an absolute path on this machine, got ${describeValue(item)}`);
   });
 }
 
@@ -119,12 +122,22 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function describe(value: unknown): string {
+function describeValue(value: unknown): string {
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
+  return describeType(value);
+}
+
+function describeType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
+  return typeof value === "string" ? "a string" : `a ${typeof value}`;
+}
+
+/** A URL as typed, without what may be a password (`user:pass@`) or a token (`?X-Plex-Token=`). */
+function withoutCredentials(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/, "//…@").replace(/\?.*$/, "?…");
 }
 
 function suggest(key: string, known: string[]): string {

@@ -1,4 +1,5 @@
 import { drive, type drive_v3 } from "@googleapis/drive";
+import type { DriveAuth } from "../auth/drive-auth.js";
 import { toDriveApiError } from "./errors.js";
 import { FOLDER_MIME, type ChangePage, type DriveApi, type DriveChange, type DriveItem, type DriveScope } from "./types.js";
 
@@ -7,8 +8,8 @@ const CHANGE_FIELDS = `nextPageToken,newStartPageToken,changes(changeType,remove
 const FOLDER_QUERY = `mimeType='${FOLDER_MIME}' and trashed=false`;
 
 export interface DriveClientOptions {
-  /** Whatever `drive({ auth })` accepts: an OAuth2 or JWT client from @googleapis/drive's `auth`. */
-  auth: unknown;
+  /** The user's OAuth client or a service account's JWT client (src/auth). */
+  auth: DriveAuth;
   /** Origin of the API (CLOUD.API_URL); the client appends /drive/v3/... */
   apiUrl: string;
   timeoutMs?: number;
@@ -22,8 +23,7 @@ export interface DriveClientOptions {
 export function createDriveApi(options: DriveClientOptions): DriveApi {
   const api = drive({
     version: "v3",
-    // The lead's loadDriveAuth returns one of the library's own auth clients; the type is not exported to us.
-    auth: options.auth as drive_v3.Options["auth"],
+    auth: options.auth,
     rootUrl: options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`,
     retry: false,
     timeout: options.timeoutMs ?? 30_000,

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { DriveAuth } from "../auth/drive-auth.js";
 import type { Config } from "../config/types.js";
 import type { ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
@@ -23,8 +24,8 @@ export interface DriveMonitorDeps {
   mapper: PathMapper;
   /** Files the media server already has; undefined queues every passing file. */
   mediaIndex: MediaIndex | undefined;
-  /** What `drive({ auth })` accepts (an OAuth2 or JWT client from @googleapis/drive). */
-  auth: unknown;
+  /** The user's OAuth client or a service account's JWT client (src/auth). */
+  auth: DriveAuth;
   logger: Logger;
   clock: Clock;
   random?: () => number;

@@ -40,8 +40,37 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
   const destination = options.destination ?? process.stderr;
   const base = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: undefined };
-  if (options.format === "json") return pino(base, destination);
+  if (options.format === "json") return pino(base, jsonStream(destination));
   return pino(base, prettyStream(destination, options.color ?? false));
+}
+
+/**
+ * Control characters pino's JSON leaves raw (DEL, the C1 set whose U+009B a
+ * terminal reads as an escape, and the JavaScript line separators). They can
+ * only occur inside JSON strings, so the \u escape means the same value.
+ */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
+/** Every character that could end a line or drive a terminal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** `text` with every control character written as an escape, so a logged value can neither end a line nor colour one. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c));
+}
+
+function jsonStream(destination: NodeJS.WritableStream): NodeJS.WritableStream {
+  return {
+    write(chunk: string) {
+      destination.write(chunk.replace(RAW_IN_JSON, unicodeEscape));
+      return true;
+    },
+  } as NodeJS.WritableStream;
 }
 
 function prettyStream(destination: NodeJS.WritableStream, color: boolean): NodeJS.WritableStream {
@@ -63,16 +92,16 @@ const LEVEL_COLORS: Record<string, string> = {
   FATAL: "\x1b[31m",
 };
 
-/** One terminal line: time, level, message, then the fields as key=value. */
+/** One terminal line: time, level, message, then the fields as key=value; only the level label is coloured. */
 export function formatPretty(line: Record<string, unknown>, color: boolean): string {
   const { time, level, msg, ...fields } = line;
   const name = LEVEL_NAMES[Number(level)] ?? String(level);
   const stamp = new Date(Number(time)).toISOString();
   const extra = Object.entries(fields)
-    .map(([k, v]) => `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join(" ");
   const label = color ? `${LEVEL_COLORS[name] ?? ""}${name.padEnd(5)}\x1b[0m` : name.padEnd(5);
-  return `${stamp} ${label} ${String(msg ?? "")}${extra ? ` ${extra}` : ""}`;
+  return `${stamp} ${label} ${escapeControls(`${String(msg ?? "")}${extra ? ` ${extra}` : ""}`)}`;
 }
 
 /** A logger that drops everything; for tests and for commands that print themselves. */

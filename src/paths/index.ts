@@ -1,3 +1,14 @@
-export { createPathMapper, PathError, type MappedPath, type PathMapper } from "./mapper.js";
+export { createPathMapper, PathError, quotePath, type MappedPath, type PathMapper } from "./mapper.js";
 export { classifyPath, folderToScan, isKnownFileName, type PathKind } from "./folder.js";
-export { isWithin, findLibrariesFor } from "./within.js";
+export { isWithin, findLibrariesFor, createLibraryMatcher, type LibraryMatcher } from "./within.js";
+export {
+  formatPath,
+  isAbsolutePath,
+  MAX_PATH_BYTES,
+  parsePath,
+  PathSyntaxError,
+  separatorFor,
+  styleOf,
+  type ParsedPath,
+  type PathStyle,
+} from "./parse.js";

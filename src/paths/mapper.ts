@@ -1,4 +1,4 @@
-import { formatPath, isPrefixOf, parsePath, PathSyntaxError, type ParsedPath } from "./parse.js";
+import { formatPath, isAbsolutePath, isPrefixOf, MAX_PATH_BYTES, parsePath, PathSyntaxError, type ParsedPath } from "./parse.js";
 
 /** A path that cannot be scanned; the message says why and names the path. */
 export class PathError extends Error {
@@ -43,11 +43,14 @@ export function createPathMapper(mappings: Record<string, string[]>, label = "SE
     const rule = findLongestRule(rules, parsed);
     if (!rule) {
       if (parsed.style === "relative") {
-        throw new PathError(`path ${JSON.stringify(input)} is relative and matches no cloud-drive prefix in ${label}`);
+        throw new PathError(`path ${quotePath(input)} is relative and matches no cloud-drive prefix in ${label}`);
+      }
+      if (!isAbsolutePath(parsed)) {
+        throw new PathError(`path ${quotePath(input)} is a Windows path without a drive letter and matches no prefix in ${label}`);
       }
       return { serverPath: formatPath(parsed) };
     }
-    return { serverPath: applyRule(rule, parsed), prefix: rule.fromText, key: rule.keyText };
+    return { serverPath: applyRule(rule, parsed, input), prefix: rule.fromText, key: rule.keyText };
   };
   return { explain, toServerPath: (input) => explain(input).serverPath };
 }
@@ -69,7 +72,7 @@ export function createPrefixMapper(mappings: Record<string, string[]>, table: st
     map(input: string): string | undefined {
       const parsed = parseOrThrow(input, "path");
       const rule = findLongestRule(rules, parsed);
-      return rule ? applyRule(rule, parsed) : undefined;
+      return rule ? applyRule(rule, parsed, input) : undefined;
     },
   };
 }
@@ -85,9 +88,12 @@ function buildRules(mappings: Record<string, string[]>, table: string, keysMapTo
   return rules;
 }
 
-function applyRule(rule: Rule, parsed: ParsedPath): string {
+function applyRule(rule: Rule, parsed: ParsedPath, input: string): string {
   const rest = parsed.parts.slice(rule.from.parts.length);
-  return formatPath({ ...rule.to, parts: [...rule.to.parts, ...rest], trailingSlash: parsed.trailingSlash });
+  const mapped = formatPath({ ...rule.to, parts: [...rule.to.parts, ...rest], trailingSlash: parsed.trailingSlash });
+  // Read the result anew: a POSIX name `Show\..\x` mapped to Windows holds a '..', and a longer prefix may pass the length limit.
+  if (rule.to.style === parsed.style && mapped.length * 3 <= MAX_PATH_BYTES) return mapped;
+  return formatPath(parseOrThrow(mapped, () => `path ${quotePath(input)} maps to ${quotePath(mapped)}, which`));
 }
 
 function findLongestRule(rules: Rule[], path: ParsedPath): Rule | undefined {
@@ -99,13 +105,21 @@ function findLongestRule(rules: Rule[], path: ParsedPath): Rule | undefined {
   return best;
 }
 
-function parseOrThrow(raw: string, what: string): ParsedPath {
+/** `what` names the path in the message; a function when building the name costs more than parsing. */
+function parseOrThrow(raw: string, what: string | (() => string)): ParsedPath {
   try {
     return parsePath(raw);
   } catch (error) {
-    if (error instanceof PathSyntaxError) {
-      throw new PathError(`${what === "path" ? `path ${JSON.stringify(raw.replace(/\0/g, "\\0"))}` : what} ${error.message}`);
-    }
-    throw error;
+    if (!(error instanceof PathSyntaxError)) throw error;
+    const name = typeof what === "function" ? what() : what === "path" ? `path ${quotePath(raw)}` : what;
+    throw new PathError(`${name} ${error.message}`);
   }
+}
+
+const QUOTE_LIMIT = 200;
+
+/** A path for a message: quoted, NUL visible, and cut short so a huge path cannot flood an answer or a log. */
+export function quotePath(raw: string): string {
+  const shown = raw.length > QUOTE_LIMIT ? `${raw.slice(0, QUOTE_LIMIT)}…` : raw;
+  return JSON.stringify(shown.replace(/\0/g, "\\0"));
 }

@@ -1,53 +1,72 @@
 /**
- * A path split into its root and components. Three styles exist in scan
- * requests: POSIX (`/data/TV/...`), Windows (`D:\Media\...`, `\\nas\media\...`)
- * and cloud-drive paths without a root (`My Drive/Media/...`).
+ * The one place that decides what a path string is. Three styles exist in
+ * scan requests: POSIX (`/data/TV/...`), Windows (`D:\Media\...`,
+ * `\\nas\media\...`, and `\Media\...`, rooted on the current drive) and
+ * cloud-drive paths without a root (`My Drive/Media/...`). Windows paths take
+ * both separators and compare case-insensitively; the others take `/` only
+ * (a backslash is an ordinary POSIX file-name character) and compare exactly.
  */
 export type PathStyle = "posix" | "windows" | "relative";
 
 export interface ParsedPath {
   style: PathStyle;
-  /** "/" for POSIX, "D:" or "\\\\" (UNC) for Windows, "" for relative. */
+  /** "/" for POSIX; "D:", "\\\\" (UNC) or "\\" (no drive) for Windows; "" for relative. */
   root: string;
   parts: string[];
   trailingSlash: boolean;
 }
 
-const WINDOWS_DRIVE = /^[A-Za-z]:[\\/]/;
-const WINDOWS_DRIVE_BARE = /^[A-Za-z]:$/;
+/** Longest path accepted anywhere, in UTF-8 bytes (Linux's PATH_MAX). */
+export const MAX_PATH_BYTES = 4096;
+
+const DRIVE = /^[A-Za-z]:(?:[\\/]|$)/;
+const UNC_ROOT = "\\\\";
+const NO_DRIVE_ROOT = "\\";
+// A lone UTF-16 surrogate comes from a `\ud800` JSON escape: it names no file and cannot be stored as UTF-8.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why a path cannot be used; the mapper wraps it in a PathError. */
 export class PathSyntaxError extends Error {}
 
+/** The style of a path, decided by its start alone. */
+export function styleOf(raw: string): PathStyle {
+  if (raw.startsWith("\\") || DRIVE.test(raw)) return "windows";
+  if (raw.startsWith("/")) return "posix";
+  return "relative";
+}
+
+/** The separator a path of this style is written with. */
+export function separatorFor(style: PathStyle): "/" | "\\" {
+  return style === "windows" ? "\\" : "/";
+}
+
+/** Whether the path names one folder whatever the working directory: POSIX, a drive letter or UNC. */
+export function isAbsolutePath(path: ParsedPath): boolean {
+  return path.style === "posix" || (path.style === "windows" && path.root !== NO_DRIVE_ROOT);
+}
+
 export function parsePath(raw: string): ParsedPath {
   if (raw.includes("\0")) throw new PathSyntaxError("contains a NUL byte");
+  if (Buffer.byteLength(raw, "utf8") > MAX_PATH_BYTES) throw new PathSyntaxError(`is longer than ${MAX_PATH_BYTES} bytes`);
+  if (LONE_SURROGATE.test(raw)) throw new PathSyntaxError("is not valid Unicode (a lone surrogate)");
   const text = raw.normalize("NFC");
   if (text.trim() === "") throw new PathSyntaxError("is empty");
-  let style: PathStyle;
-  let root: string;
-  let rest: string;
-  if (text.startsWith("\\\\")) {
-    style = "windows";
-    root = "\\\\";
-    rest = text.slice(2);
-  } else if (WINDOWS_DRIVE.test(text) || WINDOWS_DRIVE_BARE.test(text)) {
-    style = "windows";
-    root = text.slice(0, 2).toUpperCase();
-    rest = text.slice(2);
-  } else if (text.startsWith("/")) {
-    style = "posix";
-    root = "/";
-    rest = text.slice(1);
-  } else {
-    style = "relative";
-    root = "";
-    rest = text;
-  }
+  const style = styleOf(text);
+  const [root, rest] = splitRoot(text, style);
   const separator = style === "windows" ? /[\\/]/ : /\//;
   const parts = rest.split(separator).filter((p) => p !== "" && p !== ".");
   if (parts.includes("..")) throw new PathSyntaxError("contains a '..' segment");
   const trailingSlash = style === "windows" ? /[\\/]$/.test(rest) : rest.endsWith("/");
   return { style, root, parts, trailingSlash: trailingSlash && parts.length > 0 };
+}
+
+function splitRoot(text: string, style: PathStyle): [string, string] {
+  if (style === "posix") return ["/", text.slice(1)];
+  if (style === "relative") return ["", text];
+  if (text.startsWith(UNC_ROOT)) return [UNC_ROOT, text.slice(2)];
+  if (text.startsWith(NO_DRIVE_ROOT)) return [NO_DRIVE_ROOT, text.slice(1)];
+  // The drive letter is case-insensitive; one spelling keeps one key per folder.
+  return [text.slice(0, 2).toUpperCase(), text.slice(2)];
 }
 
 /** Whether `prefix` is `path` or one of its ancestors, compared by whole components. */
@@ -61,11 +80,13 @@ export function isPrefixOf(prefix: ParsedPath, path: ParsedPath): boolean {
   });
 }
 
+/** The path in its one canonical spelling: the style's separator, no empty or "." components. */
 export function formatPath(path: ParsedPath): string {
-  const sep = path.style === "windows" ? "\\" : "/";
+  const sep = separatorFor(path.style);
   const body = path.parts.join(sep);
   let out: string;
-  if (path.style === "windows") out = path.root === "\\\\" ? `\\\\${body}` : `${path.root}\\${body}`;
+  if (path.style === "windows")
+    out = path.root === UNC_ROOT || path.root === NO_DRIVE_ROOT ? `${path.root}${body}` : `${path.root}\\${body}`;
   else out = `${path.root}${body}`;
   if (path.trailingSlash && path.parts.length > 0) out += sep;
   return out;
@@ -76,4 +97,9 @@ export function parentOf(path: ParsedPath): ParsedPath {
   const keep = path.style === "relative" ? 1 : 0;
   if (path.parts.length <= keep) return { ...path, trailingSlash: false };
   return { ...path, parts: path.parts.slice(0, -1), trailingSlash: false };
+}
+
+/** `path` with its first `prefix.parts.length` components spelled as `prefix` spells them. */
+export function respell(path: ParsedPath, prefix: ParsedPath): ParsedPath {
+  return { ...path, root: prefix.root, parts: [...prefix.parts, ...path.parts.slice(prefix.parts.length)] };
 }

@@ -1,5 +1,5 @@
 import type { Library } from "../domain.js";
-import { isPrefixOf, parsePath, type ParsedPath } from "./parse.js";
+import { formatPath, isPrefixOf, parsePath, respell, type ParsedPath } from "./parse.js";
 
 function tryParse(path: string): ParsedPath | undefined {
   try {
@@ -16,22 +16,52 @@ export function isWithin(parent: string, child: string): boolean {
   return p !== undefined && c !== undefined && isPrefixOf(p, c);
 }
 
+/** Libraries with their locations parsed once, for checking many folders against them. */
+export interface LibraryMatcher {
+  /** The libraries holding `folder`, the one with the longest such location first. */
+  librariesFor(folder: string): Library[];
+  /**
+   * `folder` with its library location spelled as the media server spells it,
+   * so `d:\tv\Show` and `D:\TV\Show` become one folder when the library is
+   * `D:\TV`; unchanged when no library holds it.
+   */
+  spellLikeLibrary(folder: string): string;
+}
+
+export function createLibraryMatcher(libraries: readonly Library[]): LibraryMatcher {
+  const locations = libraries.flatMap((library) =>
+    library.locations.flatMap((location) => {
+      const parsed = tryParse(location);
+      return parsed ? [{ library, parsed }] : [];
+    }),
+  );
+  const matches = (folder: string) => {
+    const target = tryParse(folder);
+    if (!target) return { target, hits: [] };
+    return { target, hits: locations.filter((l) => isPrefixOf(l.parsed, target)) };
+  };
+  return {
+    librariesFor(folder) {
+      const depth = new Map<Library, number>();
+      for (const hit of matches(folder).hits) depth.set(hit.library, Math.max(depth.get(hit.library) ?? -1, hit.parsed.parts.length));
+      return [...depth].sort((a, b) => b[1] - a[1]).map(([library]) => library);
+    },
+    spellLikeLibrary(folder) {
+      const { target, hits } = matches(folder);
+      const longest = hits.reduce<ParsedPath | undefined>(
+        (best, hit) => (best && best.parts.length >= hit.parsed.parts.length ? best : hit.parsed),
+        undefined,
+      );
+      return target && longest ? formatPath(respell(target, longest)) : folder;
+    },
+  };
+}
+
 /**
  * The libraries with a location containing `folder`, the one with the longest
  * such location first. Components are compared whole (`/TV` does not hold
  * `/TV 2/...`).
  */
 export function findLibrariesFor(folder: string, libraries: readonly Library[]): Library[] {
-  const target = tryParse(folder);
-  if (!target) return [];
-  const scored: Array<{ library: Library; depth: number }> = [];
-  for (const library of libraries) {
-    let depth = -1;
-    for (const location of library.locations) {
-      const parsed = tryParse(location);
-      if (parsed && isPrefixOf(parsed, target)) depth = Math.max(depth, parsed.parts.length);
-    }
-    if (depth >= 0) scored.push({ library, depth });
-  }
-  return scored.sort((a, b) => b.depth - a.depth).map((s) => s.library);
+  return createLibraryMatcher(libraries).librariesFor(folder);
 }

@@ -28,10 +28,6 @@ export function setConfValue(doc: ConfDocument, section: string, key: string, va
   doc.lines.splice(at, 0, newLine(doc, text, { kind: "entry", section, key, value }));
 }
 
-export function deleteConfKey(doc: ConfDocument, section: string, key: string): void {
-  doc.lines = doc.lines.filter((line) => !(line.kind === "entry" && line.section === section && line.key === key));
-}
-
 /** Adds a new section at the end of the file, separated by one blank line. */
 export function appendSection(doc: ConfDocument, name: string, entries: Array<[string, string]>): void {
   terminateLastLine(doc);

@@ -1,15 +1,18 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { QueuedScan } from "../queue/types.js";
-import { evaluateHealth, type HealthFacts } from "./health.js";
+import { ClientGoneError } from "./body.js";
+import type { HealthFacts } from "./health.js";
 import { HttpError } from "./http-error.js";
 import type { IngestDeps, IngestSink } from "./ingest.js";
 import { createPassCheck } from "./pass.js";
 import { sendJson } from "./respond.js";
-import { handleLegacyApi, handleManualPage, handleQueueApi, handleScanPost } from "./routes.js";
+import { handleHealth, handleLegacyApi, handleManualPage, handleQueueApi, handleScanPost, type RequestContext } from "./routes.js";
+import { createFormToken } from "./same-origin.js";
+import { createWrongPassLog } from "./wrong-pass-log.js";
 
 /** The queue as the HTTP side sees it: a sink plus what the pages and the API list. */
 export interface QueueView extends ScanSink {
@@ -34,52 +37,73 @@ export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   bodyLimitBytes?: number;
 }
 
+type Handler = (ctx: RequestContext) => Promise<void> | void;
+
+/** The methods each route answers; any other method gets 405 with an Allow header. */
+const ROUTES = {
+  health: { GET: handleHealth, HEAD: handleHealth },
+  legacyApi: { GET: handleLegacyApi, POST: handleLegacyApi },
+  service: { GET: handleManualPage, HEAD: handleManualPage, POST: handleScanPost, PUT: handleScanPost },
+  queueApi: { GET: handleQueueApi, HEAD: handleQueueApi },
+} satisfies Record<string, Record<string, Handler>>;
+
+type RouteName = keyof typeof ROUTES;
+
 /** The HTTP service: one request handler, routes in routes.ts. */
 export function createScanServer(deps: ScanServerDeps): Server {
   const passMatches = createPassCheck(deps.pass);
+  const wrongPass = createWrongPassLog(deps.logger, deps.clock);
+  const formToken = createFormToken();
   const server = createServer((req, res) => {
-    handle(req, res, deps, passMatches).catch((error: unknown) => fail(res, deps.logger, error));
+    const ctx: RequestContext = {
+      req,
+      res,
+      url: new URL(req.url ?? "/", "http://scanarr.invalid"),
+      remote: req.socket?.remoteAddress,
+      deps,
+      formToken,
+    };
+    handle(ctx, passMatches, wrongPass.note).catch((error: unknown) => fail(res, deps.logger, error));
   });
+  server.on("close", () => wrongPass.flush());
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   return server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, deps: ScanServerDeps, passMatches: (p: string) => boolean): Promise<void> {
-  const url = new URL(req.url ?? "/", "http://scanarr.invalid");
-  const segments = decodeSegments(url.pathname);
-  const method = req.method ?? "GET";
-  if (segments.length === 1 && segments[0] === "health") {
-    if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "use GET");
-    if (deps.health) {
-      const verdict = evaluateHealth({ ...deps.health(), queue: { pending: deps.queue.countPending(), failed: deps.queue.countFailed() } });
-      return sendJson(res, verdict.httpStatus, verdict.body);
-    }
-    return sendJson(res, 200, { status: "ok", pending: deps.queue.countPending(), failed: deps.queue.countFailed(), ...deps.status?.() });
+async function handle(ctx: RequestContext, passMatches: (p: string) => boolean, noteWrongPass: (remote?: string) => void): Promise<void> {
+  const segments = decodeSegments(ctx.url.pathname);
+  const match = matchRoute(segments);
+  if (match === undefined) {
+    if (segments.length === 0) throw new HttpError(404, "nothing here; the service lives at /<SERVER_PASS>");
+    if (!passMatches(segments[0] === "api" ? (segments[1] ?? "") : (segments[0] ?? ""))) return refuseWrongPass(ctx, noteWrongPass);
+    throw new HttpError(404, "no such route");
   }
-  const isLegacyApi = segments[0] === "api" && segments.length === 2;
-  const presented = isLegacyApi ? segments[1] : segments[0];
-  if (presented === undefined) throw new HttpError(404, "nothing here; the service lives at /<SERVER_PASS>");
-  if (!passMatches(presented)) {
-    deps.logger.warn({ remote: req.socket.remoteAddress, method }, "request with a wrong pass refused");
-    throw new HttpError(401, "wrong or missing pass");
+  if (match.pass !== undefined && !passMatches(match.pass)) return refuseWrongPass(ctx, noteWrongPass);
+  const route: Record<string, Handler> = ROUTES[match.route];
+  const method = ctx.req.method ?? "GET";
+  const handler = route[method];
+  if (handler === undefined) {
+    const allowed = Object.keys(route);
+    ctx.res.setHeader("allow", allowed.join(", "));
+    throw new HttpError(405, `use ${allowed.join(" or ")}`);
   }
-  if (isLegacyApi) {
-    if (method !== "GET" && method !== "POST") throw new HttpError(405, "use GET or POST");
-    return handleLegacyApi(req, res, url, deps);
-  }
-  if (segments.length === 1) {
-    if (method === "GET" || method === "HEAD") return handleManualPage(res, deps);
-    if (method === "POST" || method === "PUT") return handleScanPost(req, res, deps);
-    res.setHeader("allow", "GET, POST, PUT");
-    throw new HttpError(405, "use GET for the page, POST or PUT for scan requests");
-  }
-  if (segments.length === 3 && segments[1] === "api" && segments[2] === "queue") {
-    if (method !== "GET") throw new HttpError(405, "use GET");
-    return handleQueueApi(res, deps);
-  }
-  throw new HttpError(404, "no such route");
+  return handler(ctx);
+}
+
+function matchRoute(segments: string[]): { route: RouteName; pass?: string } | undefined {
+  const [first, second, third] = segments;
+  if (segments.length === 1 && first === "health") return { route: "health" };
+  if (segments.length === 2 && first === "api") return { route: "legacyApi", pass: second };
+  if (segments.length === 1) return { route: "service", pass: first };
+  if (segments.length === 3 && second === "api" && third === "queue") return { route: "queueApi", pass: first };
+  return undefined;
+}
+
+function refuseWrongPass(ctx: RequestContext, noteWrongPass: (remote?: string) => void): never {
+  noteWrongPass(ctx.remote);
+  throw new HttpError(401, "wrong or missing pass");
 }
 
 function decodeSegments(pathname: string): string[] {
@@ -94,6 +118,12 @@ function decodeSegments(pathname: string): string[] {
 }
 
 function fail(res: ServerResponse, logger: Logger, error: unknown): void {
+  if (error instanceof ClientGoneError) {
+    // The client gave up (a timeout, a closed tab); nothing is wrong with the service.
+    logger.debug({ reason: error.message }, "client went away before its request was read");
+    res.destroy();
+    return;
+  }
   if (res.headersSent) {
     res.destroy();
     return;

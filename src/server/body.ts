@@ -1,31 +1,72 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./http-error.js";
+import { LIMITS } from "./limits.js";
 
-/** Largest request body accepted; Sonarr's biggest season-pack imports stay far below it. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Largest request body accepted (413 above it). */
+export const BODY_LIMIT_BYTES = LIMITS.bodyBytes;
 
 export interface ParsedBody {
   format: "json" | "form";
   value: unknown;
 }
 
-/** Reads the whole body, answering 413 as soon as it passes `limit` bytes. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** The client closed the connection before its request was read: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  override name = "ClientGoneError";
+}
+
+/**
+ * Reads the whole body, answering 413 as soon as it passes `limit` bytes,
+ * whether the length was declared or the body is chunked. Listens to the
+ * stream's events rather than iterating it: leaving a `for await` early
+ * destroys the request, and with it the socket the 413 must go out on.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error?: Error) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else {
+        // Stop reading; the 413 goes out with Connection: close, which ends the upload.
+        req.pause();
+        finish(tooLarge(limit));
+      }
+    };
+    const onEnd = () => finish();
+    const onError = (error: Error) => finish(new ClientGoneError(error.message));
+    const onClose = () => finish(new ClientGoneError("the client closed the connection before sending the whole body"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
 }
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `request body is larger than ${limit} bytes`);
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The body as text; bytes that are not UTF-8 are refused rather than replaced with U+FFFD. */
+export function decodeUtf8(raw: Uint8Array, what = "the request body"): string {
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    throw new HttpError(400, `${what} is not valid UTF-8`);
+  }
 }
 
 /**
@@ -35,7 +76,7 @@ function tooLarge(limit: number): HttpError {
  * first character decides.
  */
 export function parseBody(raw: Buffer, contentType: string | undefined): ParsedBody {
-  const text = raw.toString("utf8");
+  const text = decodeUtf8(raw);
   if (text.trim() === "") throw new HttpError(400, "the request body is empty");
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const isJson = type === "application/json" || type === "text/json" || type.endsWith("+json") || (type === "" && /^\s*[[{]/.test(text));
@@ -47,9 +88,45 @@ export function parseBody(raw: Buffer, contentType: string | undefined): ParsedB
     }
   }
   if (type === "application/x-www-form-urlencoded" || type === "" || type === "text/plain") {
-    const fields: Record<string, string> = {};
-    for (const [key, value] of new URLSearchParams(text)) fields[key] = value;
-    return { format: "form", value: fields };
+    return { format: "form", value: parseFormFields(text) };
   }
   throw new HttpError(415, `unsupported Content-Type ${JSON.stringify(type)}; send JSON or form fields`);
+}
+
+/**
+ * `a=1&b=2` as URLSearchParams reads it, except that a percent-escape that
+ * decodes to invalid UTF-8 (`%FF`) is refused instead of becoming U+FFFD.
+ */
+export function parseFormFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const at = pair.indexOf("=");
+    const key = decodeFormComponent(at === -1 ? pair : pair.slice(0, at));
+    fields[key] = decodeFormComponent(at === -1 ? "" : pair.slice(at + 1));
+  }
+  return fields;
+}
+
+function decodeFormComponent(encoded: string): string {
+  const plus = encoded.replaceAll("+", " ");
+  if (!plus.includes("%")) return plus;
+  const bytes = Buffer.from(plus, "utf8");
+  const out = Buffer.alloc(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const escaped = bytes[i] === 0x25 && i + 2 < bytes.length ? hexByte(bytes[i + 1] as number, bytes[i + 2] as number) : undefined;
+    // A "%" not followed by two hex digits stays as it is, as URLSearchParams leaves it.
+    if (escaped === undefined) out[length++] = bytes[i] as number;
+    else {
+      out[length++] = escaped;
+      i += 2;
+    }
+  }
+  return decodeUtf8(out.subarray(0, length), "a form field");
+}
+
+function hexByte(high: number, low: number): number | undefined {
+  const digits = String.fromCharCode(high, low);
+  return /^[0-9A-Fa-f]{2}$/.test(digits) ? Number.parseInt(digits, 16) : undefined;
 }

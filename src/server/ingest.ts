@@ -1,8 +1,16 @@
 import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
-import { PathError, type MappedPath, type PathMapper } from "../paths/mapper.js";
-import { findLibrariesFor, folderToScan } from "../paths/index.js";
-import { matchIgnoreList, type TriggerResult } from "../triggers/index.js";
+import {
+  createLibraryMatcher,
+  folderToScan,
+  PathError,
+  PathSyntaxError,
+  quotePath,
+  type MappedPath,
+  type PathMapper,
+} from "../paths/index.js";
+import { matchIgnoreList, type RequestedPath, type TriggerResult } from "../triggers/index.js";
 import { HttpError } from "./http-error.js";
+import { LIMITS } from "./limits.js";
 
 /** The media server's libraries as far as they are known; used to refuse paths no library holds. */
 export interface LibraryCatalog {
@@ -52,34 +60,33 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
   if (result.source === "manual" && !deps.allowManual) {
     throw new HttpError(403, "manual scans are disabled; set SERVER_ALLOW_MANUAL_SCAN to true in the config to allow them");
   }
-  const folders: string[] = [];
+  if (result.paths.length > LIMITS.pathsPerRequest) {
+    throw new HttpError(413, `the request names ${result.paths.length} paths; the limit is ${LIMITS.pathsPerRequest} per request`);
+  }
+  const folders = new Set<string>();
   const ignored: string[] = [];
   for (const requested of result.paths) {
     const step = mapPath(deps.mapper, requested.path);
     const mapped = step.serverPath;
     deps.logger?.debug({ path: requested.path, prefix: step.prefix ?? null, key: step.key ?? null, mapped }, "path mapped");
     const hit = matchIgnoreList(requested.path, deps.ignoreList) ?? matchIgnoreList(mapped, deps.ignoreList);
-    if (hit !== undefined) {
-      ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
-      continue;
-    }
-    const folder = folderToScan(mapped, requested.kind === "folder" ? true : requested.kind === "file" ? false : undefined);
-    if (!folders.includes(folder)) folders.push(folder);
+    if (hit === undefined) folders.add(folderOf(mapped, requested));
+    else ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
   }
-  if (folders.length === 0) {
+  if (folders.size === 0) {
     return {
       status: 200,
       result: "ignored",
       source: result.source,
       event: result.event,
-      message: `ignored by SERVER_IGNORE_LIST: ${ignored.join(", ")}`,
+      message: `ignored by SERVER_IGNORE_LIST: ${listSome(ignored)}`,
     };
   }
   const { matched, unmatched } = await splitByLibrary(folders, deps);
   if (matched.length === 0) {
     const libraries = deps.libraries?.knownLibraries() ?? [];
     const list = libraries.map((l) => `${l.title} (${l.locations.join(", ")})`).join("; ") || "none";
-    throw new HttpError(422, `no library of the media server contains ${unmatched.join(", ")}; libraries: ${list}`, {
+    throw new HttpError(422, `no library of the media server contains ${listSome(unmatched)}; libraries: ${list}`, {
       paths: unmatched,
       libraries,
     });
@@ -97,27 +104,35 @@ function mapPath(mapper: PathMapper, path: string): MappedPath {
   }
 }
 
-async function splitByLibrary(folders: string[], deps: IngestDeps): Promise<{ matched: string[]; unmatched: string[] }> {
+function folderOf(mapped: string, requested: RequestedPath): string {
+  try {
+    return folderToScan(mapped, requested.kind === "folder" ? true : requested.kind === "file" ? false : undefined);
+  } catch (error) {
+    if (error instanceof PathSyntaxError) throw new HttpError(400, `path ${quotePath(mapped)} ${error.message}`);
+    throw error;
+  }
+}
+
+/** Folders some library holds (spelled as the library spells its location, so case variants of a Windows path coalesce), and the rest. */
+async function splitByLibrary(folders: Set<string>, deps: IngestDeps): Promise<{ matched: string[]; unmatched: string[] }> {
   const catalog = deps.libraries;
-  const holds = (folder: string): boolean => {
-    if (!catalog) return true;
-    const holding = catalog.librariesHolding ? catalog.librariesHolding(folder) : within(catalog.knownLibraries(), folder);
-    return holding === undefined || holding.length > 0;
-  };
   const split = () => {
-    const matched = folders.filter(holds);
-    const kept = new Set(matched);
-    return { matched, unmatched: folders.filter((f) => !kept.has(f)) };
+    const known = catalog?.knownLibraries();
+    const matcher = known ? createLibraryMatcher(known) : undefined;
+    const matched = new Set<string>();
+    const unmatched: string[] = [];
+    for (const folder of folders) {
+      const holding = catalog?.librariesHolding ? catalog.librariesHolding(folder) : matcher?.librariesFor(folder);
+      if (holding !== undefined && holding.length === 0) unmatched.push(folder);
+      else matched.add(matcher && matcher.librariesFor(folder).length > 0 ? matcher.spellLikeLibrary(folder) : folder);
+    }
+    return { matched: [...matched], unmatched };
   };
   const first = split();
   if (!catalog || first.unmatched.length === 0) return first;
   // The libraries may be stale (a library added since the last refresh): look once more.
   await withTimeout(catalog.refreshLibraries(), deps.refreshTimeoutMs ?? 3_000);
   return split();
-}
-
-function within(libraries: Library[] | undefined, folder: string): Library[] | undefined {
-  return libraries && findLibrariesFor(folder, libraries);
 }
 
 async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
@@ -133,4 +148,12 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
     timeout,
   ]);
   clearTimeout(timer);
+}
+
+const LISTED = 10;
+
+/** The first few items for a message, so a request naming thousands of paths gets a short answer and log line. */
+export function listSome(items: readonly string[]): string {
+  const shown = items.slice(0, LISTED).join(", ");
+  return items.length > LISTED ? `${shown} and ${items.length - LISTED} more` : shown;
 }

@@ -3,24 +3,50 @@ import { parseScanRequest } from "../triggers/index.js";
 import type { ScanServerDeps } from "./app.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
-import { ingest } from "./ingest.js";
+import { ingest, listSome } from "./ingest.js";
+import { LIMITS } from "./limits.js";
+import { evaluateHealth } from "./health.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
+import { crossSiteRefusal, FORM_TOKEN_FIELD, type FormToken } from "./same-origin.js";
 import { renderManualPage } from "./views/manual-page.js";
 import { renderResultPage } from "./views/result-page.js";
 
+/** One request as the route handlers see it. */
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  /** Read when the request arrived: the socket is gone once the client is. */
+  remote: string | undefined;
+  deps: ScanServerDeps;
+  formToken: FormToken;
+}
+
+/** GET /health: no pass, no secrets. */
+export function handleHealth({ res, deps }: RequestContext): void {
+  const queue = { pending: deps.queue.countPending(), failed: deps.queue.countFailed() };
+  if (deps.health) {
+    const verdict = evaluateHealth({ ...deps.health(), queue });
+    return sendJson(res, verdict.httpStatus, verdict.body);
+  }
+  sendJson(res, 200, { status: "ok", ...queue, ...deps.status?.() });
+}
+
 /** POST /<pass>: a webhook or a manual request, answered only after the queue committed it. */
-export async function handleScanPost(req: IncomingMessage, res: ServerResponse, deps: ScanServerDeps): Promise<void> {
+export async function handleScanPost({ req, res, deps, remote, formToken }: RequestContext): Promise<void> {
   let body: ParsedBody | undefined;
   try {
     body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
+    const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
+    if (refusal !== undefined) throw new HttpError(403, refusal);
     const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.sink ?? deps.queue });
     if (outcome.status === 202) {
       deps.logger.info(
         {
           source: outcome.source,
           event: outcome.event,
-          queued: outcome.queued,
-          covered: outcome.covered,
+          queued: logged(outcome.queued),
+          covered: logged(outcome.covered),
           ignored: outcome.ignored.length || undefined,
         },
         "scan request accepted",
@@ -50,14 +76,23 @@ export async function handleScanPost(req: IncomingMessage, res: ServerResponse, 
     return sendJson(res, 200, { status: outcome.result, source: outcome.source, event: outcome.event, message: outcome.message });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    deps.logger.warn({ status: error.status, reason: error.message, remote: req.socket.remoteAddress }, "scan request refused");
+    deps.logger.warn({ status: error.status, reason: error.message, remote }, "scan request refused");
     if (body && wantsHtml(req, body.format)) return sendHtml(res, error.status, renderResultPage(false, "Not queued", [error.message]));
     throw error;
   }
 }
 
+/** Folder lists in a log line: the count, and the folders themselves only when they are few. */
+function logged(folders: string[]): string[] | string {
+  return folders.length <= 10 ? folders : `${folders.length} folders: ${listSome(folders)}`;
+}
+
+function fieldOf(value: unknown, key: string): unknown {
+  return value && typeof value === "object" && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
 /** GET /<pass>: the manual scan page, when manual scans are allowed. */
-export function handleManualPage(res: ServerResponse, deps: ScanServerDeps): void {
+export function handleManualPage({ res, deps, formToken }: RequestContext): void {
   if (!deps.allowManual) {
     return sendHtml(
       res,
@@ -67,24 +102,35 @@ export function handleManualPage(res: ServerResponse, deps: ScanServerDeps): voi
       ]),
     );
   }
-  sendHtml(res, 200, renderManualPage(deps.queue.recent(25), deps.clock.now()));
+  sendHtml(res, 200, renderManualPage(deps.queue.recent(LIMITS.manualPageRows), deps.clock.now(), formToken.value));
 }
 
-/** GET /<pass>/api/queue: pending and failed scans with their deliveries. */
-export function handleQueueApi(res: ServerResponse, deps: ScanServerDeps): void {
+/** GET /<pass>/api/queue[?limit=N]: pending and failed scans with their deliveries, at most N of each, and the counts. */
+export function handleQueueApi({ res, url, deps }: RequestContext): void {
+  const limit = parseLimit(url.searchParams.get("limit"));
   sendJson(res, 200, {
-    pending: deps.queue.listPending(),
-    failed: deps.queue.listFailed(),
+    pending: deps.queue.listPending(limit),
+    failed: deps.queue.listFailed(limit),
     counts: { pending: deps.queue.countPending(), failed: deps.queue.countFailed() },
+    limit,
   });
 }
 
+function parseLimit(raw: string | null): number {
+  if (raw === null) return LIMITS.queueListDefault;
+  const limit = Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.queueListMax) {
+    throw new HttpError(400, `limit must be a whole number from 1 to ${LIMITS.queueListMax}`);
+  }
+  return limit;
+}
+
 /** plex_autoscan's `/api/<pass>?cmd=queue_count`, kept for existing scripts. */
-export async function handleLegacyApi(req: IncomingMessage, res: ServerResponse, url: URL, deps: ScanServerDeps): Promise<void> {
+export async function handleLegacyApi({ req, res, url, deps }: RequestContext): Promise<void> {
   let cmd = url.searchParams.get("cmd");
   if (cmd === null && req.method === "POST") {
     const body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]).value;
-    const value = body && typeof body === "object" ? (body as Record<string, unknown>).cmd : undefined;
+    const value = fieldOf(body, "cmd");
     cmd = typeof value === "string" ? value : null;
   }
   if (cmd === null) throw new HttpError(400, "No cmd parameter was supplied");

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Database } from "better-sqlite3";
-import { loadDriveAuth } from "../auth/drive-auth.js";
+import { loadDriveAuth, type DriveAuth } from "../auth/drive-auth.js";
 import type { Config } from "../config/types.js";
 import type { ScanSink } from "../domain.js";
 import { startDriveMonitor, type DriveMonitor, type MediaIndex } from "../drive/monitor.js";
@@ -32,7 +32,7 @@ export interface DriveHandle {
  */
 export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
   if (!w.config.CLOUD.ENABLED) return { monitor: undefined, problem: undefined, stop: async () => undefined };
-  let auth: unknown;
+  let auth: DriveAuth;
   try {
     auth = await loadDriveAuth({ config: w.config, tokenFile: w.tokenFile, logger: w.logger });
   } catch (error) {

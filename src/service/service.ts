@@ -13,6 +13,7 @@ import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
+import { trackConnections } from "../server/graceful-close.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
@@ -38,6 +39,9 @@ export interface RunningService {
   /** Stops accepting, finishes deliveries in flight (bounded), closes the database. */
   stop(): Promise<void>;
 }
+
+/** How long stop() waits for requests already received to be answered before cutting their connections. */
+const HTTP_DRAIN_LIMIT_MS = 10_000;
 
 /**
  * Builds and starts everything `scanarr serve` runs; the composition root.
@@ -89,6 +93,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     }),
   });
+  const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
   try {
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
@@ -109,13 +114,14 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     server,
     drive: drive.monitor,
     async stop() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // New connections are refused at once; requests already received are answered (the queue
+      // stays open for them) while deliveries in flight finish.
+      const http = connections.drain(HTTP_DRAIN_LIMIT_MS);
       await running.drive.stop();
       await running.delivery.stop(10_000);
       shutdown.abort();
-      server.closeAllConnections();
-      await closed;
+      const { forced } = await http;
+      if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
       await checkpointer.stop();
       db.close();
       lock.release();

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/authorize.js";
-import { UserError } from "../../src/domain.js";
+import { InterruptedError, UserError } from "../../src/domain.js";
 import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
 import { consentInBrowser, createHarness, type Harness } from "./harness.js";
 
@@ -189,12 +189,13 @@ describe("scanarr authorize (OAuth with PKCE)", () => {
     expect(messages).toContain("Access tokens were successfully retrieved");
   });
 
-  it("exits 130 and stores nothing when interrupted while waiting", async () => {
+  it("stops as interrupted (the CLI exits 130) and stores nothing when interrupted while waiting", async () => {
     const finished = run({}, h.ctx);
     await h.stdout.waitFor(/press Enter/);
     h.abort.abort();
 
-    expect(await finished).toBe(130);
+    await expect(finished).rejects.toThrow(InterruptedError);
+    await expect(finished).rejects.toThrow("interrupted; nothing was stored");
     await expect(stat(h.ctx.paths.tokenFile)).rejects.toThrow(/ENOENT/);
   });
 

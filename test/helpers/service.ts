@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import Database from "better-sqlite3";
 import { Writable } from "node:stream";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
@@ -127,4 +128,27 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 5_000, what 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Every scan the queue holds or held (finished ones stay as history), read from the database file as committed. */
+export function storedScans(t: Pick<TestService, "paths">): Array<{ folder: string; state: string }> {
+  const db = new Database(t.paths.database, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare("SELECT folder, state FROM scan_queue ORDER BY id").all() as Array<{ folder: string; state: string }>;
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits until no delivery is in flight, as the database records it (a due delivery is claimed as soon as the clock says so). */
+export async function deliveriesSettled(t: Pick<TestService, "paths">, timeoutMs = 5_000): Promise<void> {
+  const inFlight = () => {
+    const db = new Database(t.paths.database, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare("SELECT COUNT(*) AS n FROM scan_delivery WHERE state = 'delivering'").get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  await waitFor(() => inFlight() === 0, timeoutMs, "deliveries in flight to finish");
 }

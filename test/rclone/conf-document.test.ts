@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listSections, parseConf, readSection, serializeConf } from "../../src/rclone/conf-document.js";
-import { appendSection, copySection, deleteConfKey, removeSection, renameSection, setConfValue } from "../../src/rclone/conf-edit.js";
+import { appendSection, copySection, removeSection, renameSection, setConfValue } from "../../src/rclone/conf-edit.js";
 import { dumpConfig, hasRclone, makeTempDir, runRclone } from "./rclone-cli.js";
 
 const MIXED = `${[
@@ -86,7 +86,6 @@ describe.skipIf(!hasRclone)("rclone.conf document against real rclone", () => {
       ["team_drive", ""],
     ]);
     setConfValue(doc, "gdrive", "root_folder_id", "abc");
-    deleteConfKey(doc, "local-alias", "colon_key");
     copySection(doc, "gdrive", "copy of gdrive");
     renameSection(doc, "old", "older");
     removeSection(doc, "local-alias");

@@ -1,17 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildAuthorizeArgs, encodeGoStringMap, normalizeToken, parseAuthorizeOutput } from "../../src/rclone/token.js";
+import { sharedFixture } from "../helpers/shared-fixtures.js";
 import { hasRclone } from "./rclone-cli.js";
-import { repoRoot } from "./pty.js";
 
 const TOKEN = '{"access_token":"ya29.FAKE","token_type":"Bearer","refresh_token":"1//FAKE","expiry":"2030-01-01T00:00:00.123456789Z"}';
-const fixtures = path.resolve(repoRoot, "../shared/fixtures/rclone");
-const hasFixtures = existsSync(fixtures);
-if (!hasFixtures) console.warn(`${fixtures} is absent: the rclone transcript tests are skipped`);
+const fixtures = sharedFixture("rclone", "the rclone transcript tests");
 
 describe("rclone authorize blob and token paste", () => {
   it("builds the blob rclone prints: compact sorted JSON of non-default options, base64 without padding", () => {
@@ -33,8 +30,8 @@ describe("rclone authorize blob and token paste", () => {
     expect(parseAuthorizeOutput(block).token).toBe(TOKEN);
   });
 
-  it.skipIf(!hasFixtures)("reads the block rclone 1.60 printed in the recorded authorize session", () => {
-    const output = readFileSync(path.join(fixtures, "rclone-1.60-authorize-output.txt"), "utf8");
+  it.skipIf(!fixtures.run)("reads the block rclone 1.60 printed in the recorded authorize session", () => {
+    const output = readFileSync(fixtures.file("rclone-1.60-authorize-output.txt"), "utf8");
     expect(JSON.parse(parseAuthorizeOutput(output).token)).toMatchObject({
       access_token: "ya29.LOCALFAKE",
       refresh_token: "1//LOCALREFRESH",

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { postForm, startTestService, waitFor, type TestService } from "../helpers/service.js";
+import { deliveriesSettled, postForm, startTestService, waitFor, type TestService } from "../helpers/service.js";
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -23,10 +23,10 @@ describe("a media server outage", () => {
     t.plex.setMode(503);
     for (const f of folders) expect((await postForm(t.base, { eventType: "Manual", filepath: `${f}/` })).status).toBe(202);
 
-    // Each round fires the due deliveries (instantly, on the injected clock) and lets them fail.
+    // Each round fires the due deliveries (instantly, on the injected clock) and waits until they failed.
     for (let round = 0; round < 4; round++) {
       clock.advance(11 * 60_000);
-      await new Promise((r) => setTimeout(r, 50));
+      await deliveriesSettled(t);
     }
     const during = (await (await fetch(`${t.base}/api/queue`)).json()) as QueueAnswer;
     expect(during.pending).toHaveLength(20);
@@ -42,7 +42,7 @@ describe("a media server outage", () => {
     t.plex.setMode("ok");
     for (let i = 0; i < 20 && t.plex.refreshes.length < 20; i++) {
       clock.advance(11 * 60_000);
-      await new Promise((r) => setTimeout(r, 50));
+      await deliveriesSettled(t);
     }
     await waitFor(() => t!.plex.refreshes.length >= 20, 5_000, "20 refreshes");
     const reached = t.plex.refreshes.map((r) => r.path).sort();

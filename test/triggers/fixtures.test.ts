@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseScanRequest } from "../../src/triggers/index.js";
-import { foldersOf, haveWebhookFixtures, listFixtureFiles, loadFixture, readExpectedFolders, webhookFixturesDir } from "./helpers.js";
+import { foldersOf, listFixtureFiles, loadFixture, readExpectedFolders, webhookFixtures } from "./helpers.js";
 
-if (!haveWebhookFixtures) console.warn(`skipping webhook fixture tests: ${webhookFixturesDir} is absent`);
-
-describe.skipIf(!haveWebhookFixtures)("every shared webhook fixture", () => {
-  const expected = haveWebhookFixtures ? readExpectedFolders() : {};
-  const files = haveWebhookFixtures ? listFixtureFiles() : [];
+describe.skipIf(!webhookFixtures.run)("every shared webhook fixture", () => {
+  const expected = webhookFixtures.run ? readExpectedFolders() : {};
+  const files = webhookFixtures.run ? listFixtureFiles() : [];
 
   it("has an entry in EXPECTED.md for each payload file and a file for each entry", () => {
     expect(files.length).toBeGreaterThan(0);

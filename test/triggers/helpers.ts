@@ -1,27 +1,23 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync, readdirSync } from "node:fs";
 import type { RequestedPath, TriggerResult } from "../../src/triggers/index.js";
+import { sharedFixture } from "../helpers/shared-fixtures.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** The shared webhook fixtures, outside the repository. */
-export const webhookFixturesDir = path.resolve(repoRoot, "../shared/fixtures/webhooks");
-export const haveWebhookFixtures = existsSync(path.join(webhookFixturesDir, "EXPECTED.md"));
+/** The shared webhook fixtures; `webhookFixtures.run` says whether their tests run. */
+export const webhookFixtures = sharedFixture("webhooks", "the webhook fixture tests", "webhooks/EXPECTED.md");
 
 export function loadFixture(name: string): unknown {
-  return JSON.parse(readFileSync(path.join(webhookFixturesDir, name), "utf8"));
+  return JSON.parse(readFileSync(webhookFixtures.file(name), "utf8"));
 }
 
 export function listFixtureFiles(): string[] {
-  return readdirSync(webhookFixturesDir)
+  return readdirSync(webhookFixtures.file())
     .filter((name) => name.endsWith(".json"))
     .sort();
 }
 
 /** The "file name → sorted folders" JSON block that EXPECTED.md ends with. */
 export function readExpectedFolders(): Record<string, string[]> {
-  const markdown = readFileSync(path.join(webhookFixturesDir, "EXPECTED.md"), "utf8");
+  const markdown = readFileSync(webhookFixtures.file("EXPECTED.md"), "utf8");
   const block = /```json\n([\s\S]*?)\n```/.exec(markdown);
   if (block?.[1] === undefined) throw new Error("EXPECTED.md has no ```json block");
   return JSON.parse(block[1]) as Record<string, string[]>;

@@ -1,8 +1,17 @@
 import type { QueuedScan } from "../../queue/types.js";
+import { FORM_TOKEN_FIELD } from "../same-origin.js";
 import { escapeHtml, page } from "./html.js";
 
-/** The manual scan page: a path field, submit, and the latest scans with their state. */
-export function renderManualPage(recent: QueuedScan[], now: number): string {
+/** Longest error text shown per scan; the full text is in /api/queue and the log. */
+const ERROR_SHOWN = 300;
+
+/**
+ * The manual scan page: a path field, submit, and the latest scans with their
+ * state. The form posts to this same address, so no new address (none with
+ * the pass) enters the browser's history, and carries `formToken` to prove it
+ * came from this page.
+ */
+export function renderManualPage(recent: QueuedScan[], now: number, formToken: string): string {
   const rows = recent
     .map(
       (scan) =>
@@ -15,6 +24,7 @@ export function renderManualPage(recent: QueuedScan[], now: number): string {
     `<h1>scanarr — manual scan</h1>
 <form method="post" action="">
   <input type="hidden" name="eventType" value="Manual">
+  <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken)}">
   <label for="filepath" hidden>Path to scan</label>
   <input type="text" id="filepath" name="filepath" required placeholder="/data/Movies/Movie Name (2010)/ — a media-server, mount or drive path">
   <button type="submit" id="submit">Scan</button>
@@ -27,7 +37,9 @@ ${recent.length === 0 ? "<p>No scans yet.</p>" : `<table id="recent"><thead><tr>
 
 function lastError(scan: QueuedScan): string {
   const error = scan.deliveries.find((d) => d.lastError)?.lastError;
-  return error ? `<br><small>${escapeHtml(error)}</small>` : "";
+  if (!error) return "";
+  const shown = error.length > ERROR_SHOWN ? `${error.slice(0, ERROR_SHOWN)}…` : error;
+  return `<br><small>${escapeHtml(shown)}</small>`;
 }
 
 function dueNote(scan: QueuedScan, now: number): string {

@@ -32,32 +32,43 @@ export interface RunScannerOptions {
 }
 
 const TAIL_LIMIT = 4096;
+/** Between SIGTERM to the scanner's process group and SIGKILL. */
+export const KILL_GRACE_MS = 5_000;
 
-/** Runs the command without a shell, streaming its output, and says how it ended. */
+/**
+ * Runs the command without a shell, streaming its output, and says how it
+ * ended. The scanner runs in a process group of its own, and a timeout or an
+ * abort stops the whole group: a child the scanner started (and that holds
+ * its output open) must not keep the run, or the service's scanner slot,
+ * waiting. Only sudo asking for a password on the terminal keeps the
+ * scanner in our group, since a new session has no terminal; Ctrl-C reaches
+ * that whole group from the terminal anyway.
+ */
 export async function runScanner(command: ScannerCommand, options: RunScannerOptions): Promise<ScannerRun> {
+  const stdin = options.stdin ?? "ignore";
   const child = execa(command.file, command.args, {
     env: { ...options.env, ...command.env },
     extendEnv: false,
-    stdin: options.stdin ?? "ignore",
+    stdin,
     stdout: "pipe",
     stderr: "pipe",
     buffer: false,
     reject: false,
-    timeout: options.timeoutMs > 0 ? options.timeoutMs : undefined,
-    ...(options.signal ? { cancelSignal: options.signal } : {}),
+    detached: stdin !== "inherit",
   });
+  const stopper = stopOnTimeoutOrAbort(child.pid, stdin !== "inherit", options);
   let tail = "";
   child.stdout?.on("data", (chunk: Buffer) => options.stdout.write(chunk));
   child.stderr?.on("data", (chunk: Buffer) => {
     options.stderr.write(chunk);
     tail = (tail + chunk.toString("utf8")).slice(-TAIL_LIMIT);
   });
-  const result = await child;
-  // Ctrl-C reaches the scanner too (same process group), so it may die of SIGINT before our abort lands.
-  if (result.isCanceled || options.signal?.aborted || result.signal === "SIGINT") {
+  const result = await child.finally(stopper.done);
+  // Ctrl-C reaches a scanner in our own process group too, so it may die of SIGINT before our abort lands.
+  if (stopper.reason() === "canceled" || options.signal?.aborted || result.signal === "SIGINT") {
     return failed(130, "canceled", "the scan was interrupted");
   }
-  if (result.timedOut) {
+  if (stopper.reason() === "timed-out") {
     const where = options.mode.kind === "docker" ? " (the scanner may still run inside the container)" : "";
     return failed(1, "timed-out", `the scanner did not finish within ${options.timeoutMs / 1000} s and was stopped${where}`);
   }
@@ -114,4 +125,53 @@ function whereOf(mode: ScannerMode): string {
 
 function failed(exitCode: number, kind: ScannerFailureKind, message: string): ScannerRun {
   return { exitCode, failure: { kind, message } };
+}
+
+type StopReason = "timed-out" | "canceled";
+
+/**
+ * Arms the timeout and the abort signal. Either sends SIGTERM to the
+ * scanner's process group (or to the scanner alone when it shares ours),
+ * then SIGKILL after KILL_GRACE_MS. An exit of scanarr itself kills the group
+ * too, so a forced second Ctrl-C leaves nothing running.
+ */
+function stopOnTimeoutOrAbort(
+  pid: number | undefined,
+  ownGroup: boolean,
+  options: Pick<RunScannerOptions, "timeoutMs" | "signal">,
+): { reason(): StopReason | undefined; done(): void } {
+  let reason: StopReason | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  const target = pid === undefined ? undefined : ownGroup ? -pid : pid;
+  const signal = (name: NodeJS.Signals) => {
+    if (target === undefined) return;
+    try {
+      process.kill(target, name);
+    } catch {
+      // Already gone.
+    }
+  };
+  const stop = (why: StopReason) => {
+    if (reason !== undefined) return;
+    reason = why;
+    signal("SIGTERM");
+    killTimer = setTimeout(() => signal("SIGKILL"), KILL_GRACE_MS);
+  };
+  const timer = options.timeoutMs > 0 ? setTimeout(() => stop("timed-out"), options.timeoutMs) : undefined;
+  const onAbort = () => stop("canceled");
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  const onExit = () => signal("SIGKILL");
+  if (ownGroup) process.once("exit", onExit);
+  return {
+    reason: () => reason,
+    done() {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      process.off("exit", onExit);
+      clearTimeout(killTimer);
+      // A child that closed its output may outlive a stopped scanner: nothing of a stopped run stays behind.
+      if (reason !== undefined) signal("SIGKILL");
+    },
+  };
 }

@@ -1,23 +1,21 @@
 import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { sharedFixture } from "../../helpers/shared-fixtures.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** The real Plex database shipped in ../shared/fixtures, when present. */
-export const fixtureDb = path.resolve(repoRoot, "../shared/fixtures/plex/com.plexapp.plugins.library.db");
-// In CI a missing fixture fails the tests that need it instead of skipping them.
-export const hasFixtureDb = existsSync(fixtureDb) || Boolean(process.env.CI);
-if (!hasFixtureDb) console.warn(`skipping tests on the real Plex database: ${fixtureDb} is absent`);
+const DB_FILE = "plex/com.plexapp.plugins.library.db";
+/** The real Plex database shipped in ../shared/fixtures; its tests run when `hasFixtureDb` (always in CI). */
+const fixture = sharedFixture(DB_FILE, "the tests on the real Plex database");
+export const hasFixtureDb = fixture.run;
 
 /** Copies the fixture (with its -wal/-shm, if any) into a fresh temp dir, since SQLite in WAL mode wants its -shm next to the file. */
 export function copyFixtureDb(): string {
+  const source = fixture.file();
   const dir = mkdtempSync(path.join(tmpdir(), "scanarr-plexdb-"));
   const file = path.join(dir, "com.plexapp.plugins.library.db");
   for (const suffix of ["", "-wal", "-shm"]) {
-    if (existsSync(fixtureDb + suffix)) copyFileSync(fixtureDb + suffix, file + suffix);
+    if (existsSync(source + suffix)) copyFileSync(source + suffix, file + suffix);
   }
   return file;
 }

@@ -1,20 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
+import { sharedFixture } from "../../helpers/shared-fixtures.js";
 import { at, items, scalar, type Block } from "./yaml-blocks.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const specFile = path.resolve(repoRoot, "../shared/fixtures/plex/plex-api-spec.yaml");
-const present = existsSync(specFile);
-if (!present) console.warn(`skipping the Plex OpenAPI contract test: ${specFile} is absent`);
+const specFixture = sharedFixture("plex/plex-api-spec.yaml", "the Plex OpenAPI contract test");
 
 /** Spec properties the real server sends with another type (apis.md §1.3: `hidden` is an int 0/1/2). */
 const KNOWN_SPEC_MISMATCHES = new Set(["hidden"]);
 
-describe.skipIf(!present)("Plex OpenAPI contract (LukeHagar/plex-api-spec)", () => {
+describe.skipIf(!specFixture.run)("Plex OpenAPI contract (LukeHagar/plex-api-spec)", () => {
   let spec: Block;
   const need = (block: Block | undefined, what: string): Block => {
     if (!block) throw new Error(`the spec has no ${what}`);
@@ -23,7 +19,7 @@ describe.skipIf(!present)("Plex OpenAPI contract (LukeHagar/plex-api-spec)", () 
   const schema = (name: string): Block => need(at(spec, "components", "schemas", name), `schema ${name}`);
 
   beforeAll(() => {
-    spec = readFileSync(specFile, "utf8").split("\n");
+    spec = readFileSync(specFixture.file(), "utf8").split("\n");
   });
 
   it("declares the token as the X-Plex-Token header, which is where the client puts it", () => {
