@@ -107,5 +107,9 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     USE_SUDO: false,
     PLEX_SCAN_METHOD: "api",
     CLOUD: defaultCloud(),
+    SERVER_USERNAME: "",
+    SERVER_PASSWORD_HASH: "",
+    TRIGGERS: [],
+    WATCH: [],
   };
 }

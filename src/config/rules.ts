@@ -1,4 +1,5 @@
 import { PathError, createPathMapper } from "../paths/mapper.js";
+import { checkCompatRules } from "./compat-rules.js";
 import type { Config } from "./types.js";
 import { childPath } from "./validate.js";
 
@@ -26,5 +27,6 @@ export function checkRules(config: Config): string[] {
     problems.push('PLEX_SCANNER: must be set when PLEX_SCAN_METHOD is "scanner"');
   }
   if (config.USE_DOCKER && config.DOCKER_NAME.trim() === "") problems.push("DOCKER_NAME: must be set when USE_DOCKER is true");
+  problems.push(...checkCompatRules(config));
   return problems;
 }

@@ -9,7 +9,8 @@ export type Spec =
   | { kind: "enum"; values: readonly string[] }
   | { kind: "strings" }
   | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string }
-  | { kind: "object"; fields: Record<string, Spec> };
+  | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
+  | { kind: "list"; of: Spec };
 
 const bool: Spec = { kind: "boolean" };
 const str: Spec = { kind: "string" };
@@ -67,6 +68,42 @@ export const CONFIG_SCHEMA: Spec = {
         TOKEN_URL: url,
         API_URL: url,
         SERVICE_ACCOUNT_FILE: str,
+      },
+    },
+    SERVER_USERNAME: str,
+    SERVER_PASSWORD_HASH: {
+      kind: "string",
+      pattern: /^(?:|\$argon2id\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+)$/,
+      hint: "must be an argon2id hash as written by `scanarr passwd` (or empty)",
+    },
+    TRIGGERS: {
+      kind: "list",
+      of: {
+        kind: "object",
+        required: ["NAME", "TYPE"],
+        fields: {
+          NAME: {
+            kind: "string",
+            pattern: /^[A-Za-z0-9._~-]+$/,
+            hint: "must be one or more of A-Z a-z 0-9 . _ ~ - (it is the last segment of /triggers/<NAME>)",
+          },
+          TYPE: { kind: "enum", values: ["sonarr", "radarr", "lidarr", "readarr", "manual"] },
+        },
+      },
+    },
+    WATCH: {
+      kind: "list",
+      of: {
+        kind: "object",
+        required: ["PATHS"],
+        fields: {
+          PATHS: strings,
+          MODE: { kind: "enum", values: ["events", "poll"] },
+          MIN_AGE: { kind: "number", min: 0 },
+          IGNORE: strings,
+          INTERVAL: { kind: "integer", min: 1 },
+          DETECT: { kind: "enum", values: ["auto", "mtime", "listing"] },
+        },
       },
     },
   },

@@ -54,7 +54,13 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       }
       return;
     case "object":
-      return validateObject(spec.fields, value, at, report);
+      validateObject(spec.fields, value, at, report);
+      if (isPlainObject(value)) for (const key of spec.required ?? []) if (!(key in value)) fail(`${key} is required`);
+      return;
+    case "list":
+      if (!Array.isArray(value)) return fail(`must be an array, got ${describe(value)}`);
+      value.forEach((item, i) => validateValue(spec.of, item, `${at}[${i}]`, report));
+      return;
   }
 }
 

@@ -5,6 +5,8 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { QueuedScan } from "../queue/types.js";
 import { HttpError } from "./http-error.js";
+import type { CompatDeps } from "./compat/deps.js";
+import { handleTriggers } from "./compat/routes.js";
 import type { IngestDeps, IngestSink } from "./ingest.js";
 import { createPassCheck } from "./pass.js";
 import { sendJson } from "./respond.js";
@@ -29,6 +31,8 @@ export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   /** Extra, secret-free facts for GET /health (targets, drive monitor). */
   status?: () => Record<string, unknown>;
   bodyLimitBytes?: number;
+  /** The autoscan/autopulse-compatible /triggers/* routes; absent = not served. */
+  compat?: CompatDeps;
 }
 
 /** The HTTP service: one request handler, routes in routes.ts. */
@@ -51,6 +55,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ScanServe
     if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "use GET");
     return sendJson(res, 200, { status: "ok", pending: deps.queue.countPending(), failed: deps.queue.countFailed(), ...deps.status?.() });
   }
+  if (segments[0] === "triggers") return handleTriggers(req, res, url, segments.slice(1), deps, "basic");
   const isLegacyApi = segments[0] === "api" && segments.length === 2;
   const presented = isLegacyApi ? segments[1] : segments[0];
   if (presented === undefined) throw new HttpError(404, "nothing here; the service lives at /<SERVER_PASS>");
@@ -62,6 +67,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ScanServe
     if (method !== "GET" && method !== "POST") throw new HttpError(405, "use GET or POST");
     return handleLegacyApi(req, res, url, deps);
   }
+  if (segments[1] === "triggers") return handleTriggers(req, res, url, segments.slice(2), deps, "pass");
   if (segments.length === 1) {
     if (method === "GET" || method === "HEAD") return handleManualPage(res, deps);
     if (method === "POST" || method === "PUT") return handleScanPost(req, res, deps);

@@ -10,6 +10,7 @@ import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
+import { createCompatDeps } from "../server/compat/deps.js";
 import { createPlexTarget } from "../targets/plex/plex-target.js";
 import { createScannerTargetFromConfig } from "../targets/plex/scanner-target.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -65,6 +66,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOf(target, clock),
+    compat: createCompatDeps(config, { clock }),
     status: () => ({
       target: target.name,
       targets: delivery.targetStates(),
