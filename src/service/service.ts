@@ -11,6 +11,7 @@ import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createCompatDeps } from "../server/compat/deps.js";
+import { startWatchers } from "../watch/start.js";
 import { createPlexTarget } from "../targets/plex/plex-target.js";
 import { createScannerTargetFromConfig } from "../targets/plex/scanner-target.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -56,10 +57,13 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   const delivery: DeliveryHandle = startDelivery({ queue, targets: [target], clock, logger });
   const drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
+  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
+  // anchorsOk: the integrator connects the anchor check (issue 10) here.
+  const watch = await startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
-    sink: { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) },
+    sink,
     logger,
     clock,
     mapper,
@@ -71,6 +75,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
       target: target.name,
       targets: delivery.targetStates(),
       drive: config.CLOUD.ENABLED ? (drive.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+      watch: watch.status(),
     }),
   });
   let address: Awaited<ReturnType<typeof listen>>;
@@ -79,6 +84,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   } catch (error) {
     await delivery.stop(1_000);
     await drive.stop();
+    await watch.stop();
     db.close();
     throw error;
   }
@@ -91,6 +97,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await drive.stop();
+      await watch.stop();
       await delivery.stop(10_000);
       shutdown.abort();
       server.closeAllConnections();
