@@ -64,6 +64,15 @@ export const COMMANDS: CommandSpec[] = [
     load: async () => asModule(await import("./remote-create.js")),
   },
   {
+    name: "passwd",
+    description: "set the login for /triggers/* and the dashboard (stores an argon2id hash in the config)",
+    configure: (c) =>
+      c
+        .option("-u, --username <name>", "login name (default: the current SERVER_USERNAME)")
+        .option("--clear", "remove the login: only /<SERVER_PASS>/… URLs work afterwards"),
+    load: async () => asModule(await import("./passwd.js")),
+  },
+  {
     name: "check",
     group: "config",
     description: "validate the config file; exit 0 when valid, 2 when not",
