@@ -1,3 +1,4 @@
+import { defaultConfig } from "../config/defaults.js";
 import { ConfigError, loadConfig } from "../config/load.js";
 import { resolveInstallPaths } from "../lib/install-paths.js";
 import { createLogger, type LogFormat, type LogLevel } from "../lib/logger.js";
@@ -25,13 +26,18 @@ export interface IO {
 /**
  * Loads the shared config (writing the default file on first run and saying
  * so) and builds what a command needs. Throws ConfigError for a bad file.
+ * A command that writes the config itself (`import`) gets the defaults and
+ * no file is touched.
  */
-export async function createContext(globals: GlobalOptions, io: IO): Promise<CommandContext> {
+export async function createContext(globals: GlobalOptions, io: IO, options: { loadConfig?: boolean } = {}): Promise<CommandContext> {
   const paths = resolveInstallPaths(globals.installDir ?? io.env.SCANARR_INSTALL_DIR ?? io.cwd, globals.config);
   const color = shouldUseColor(globals.color, io.env, io.stdout);
   const errColor = shouldUseColor(globals.color, io.env, io.stderr);
   const c = paint(errColor);
-  const loaded = await loadConfig(paths.configFile);
+  const loaded =
+    options.loadConfig === false
+      ? { config: defaultConfig(""), file: paths.configFile, created: false, warnings: [] }
+      : await loadConfig(paths.configFile);
   if (loaded.created) {
     writeLine(
       io.stderr,

@@ -66,7 +66,7 @@ function addGroup(program: Command, groups: Map<string, Command>, name: string):
 
 async function runCommand(spec: CommandSpec, cmd: Command, positional: unknown[], io: IO): Promise<number> {
   const globals = cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
-  const ctx = await createContext(globals, io);
+  const ctx = await createContext(globals, io, { loadConfig: spec.loadsConfig !== false });
   const module = await spec.load();
   const options = { ...cmd.opts(), args: positional };
   return module.run(options, ctx);

@@ -11,6 +11,8 @@ export interface CommandSpec {
   group?: string;
   description: string;
   configure?: (command: Command) => void;
+  /** false: the command runs without reading (or creating) the config file. */
+  loadsConfig?: false;
   load: () => Promise<CommandModule>;
 }
 
@@ -71,6 +73,18 @@ export const COMMANDS: CommandSpec[] = [
         .option("-u, --username <name>", "login name (default: the current SERVER_USERNAME)")
         .option("--clear", "remove the login: only /<SERVER_PASS>/… URLs work afterwards"),
     load: async () => asModule(await import("./passwd.js")),
+  },
+  {
+    name: "import",
+    description: "write a scanarr config from an autoscan config.yml or an autopulse config, listing what cannot be converted",
+    loadsConfig: false,
+    configure: (c) =>
+      c
+        .argument("<kind>", "autoscan or autopulse")
+        .argument("<file>", "the other tool's config file (YAML or JSON)")
+        .option("-o, --output <file>", "where to write (default: the config file, --config)")
+        .option("--force", "overwrite an existing file"),
+    load: async () => asModule(await import("./import.js")),
   },
   {
     name: "check",
