@@ -6,6 +6,7 @@ import type { DirSnap } from "./store.js";
 
 /** A folder changed this recently may change again within the same timestamp tick: list it again next round. */
 const RACY_MS = 2_000;
+const CONCURRENCY = 2;
 
 export interface RoundInput {
   root: string;
@@ -42,57 +43,76 @@ export interface RoundResult {
  * compared. The first round over an empty snapshot only records the tree.
  */
 export async function runPollRound(input: RoundInput): Promise<RoundResult> {
-  const result: RoundResult = { outcome: "ok", upserts: new Map(), deletes: [], observed: [], statted: new Set(), unreadable: [] };
-  const baseline = input.snapshot.size === 0;
+  const result = emptyResult();
   const rootStat = await input.fs.stat(input.root).catch(() => undefined);
   if (!rootStat?.isDirectory()) return { ...result, outcome: "root-missing" };
-  const queue = [input.root];
-  for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
-    const snap = input.snapshot.get(dir);
-    const isRoot = dir === input.root;
-    let stat: WatchStat | undefined;
-    if (input.detect === "mtime") {
-      stat = isRoot ? rootStat : await input.fs.stat(dir).catch((error: unknown) => failed(input, result, dir, error, snap));
-      if (!stat) continue;
-      const sameRoot = !isRoot || snap?.identity === identity(stat);
-      if (snap && snap.mtimeMs === stat.mtimeMs && sameRoot) {
-        queue.push(...snap.dirs.map((d) => path.join(dir, d)));
-        continue;
-      }
+  const round: Round = { input, result, rootStat, baseline: input.snapshot.size === 0 };
+  // A few folders at a time: network mounts answer faster in parallel, and a hung mount can hold at most this many threads.
+  for (let frontier = [input.root]; frontier.length > 0 && result.outcome === "ok"; ) {
+    const next: string[] = [];
+    for (let i = 0; i < frontier.length; i += CONCURRENCY) {
+      const children = await Promise.all(frontier.slice(i, i + CONCURRENCY).map((dir) => visit(round, dir)));
+      for (const list of children) next.push(...list);
     }
-    const listing = await list(input, dir).catch((error: unknown) => failed(input, result, dir, error, snap));
-    if (!listing) continue;
-    if (isRoot && listing.empty && snap && (snap.dirs.length > 0 || Object.keys(snap.files).length > 0))
-      return { ...result, outcome: "root-empty" };
-    if (input.detect === "listing" && snap && sameNames(snap, listing)) {
-      queue.push(...snap.dirs.map((d) => path.join(dir, d)));
+    frontier = next;
+  }
+  return result.outcome === "ok" ? result : { ...emptyResult(), outcome: result.outcome };
+}
+
+interface Round {
+  input: RoundInput;
+  result: RoundResult;
+  rootStat: WatchStat;
+  baseline: boolean;
+}
+
+/** Compares one folder with the snapshot; returns the sub-folders to visit next. */
+async function visit(round: Round, dir: string): Promise<string[]> {
+  const { input, result, baseline } = round;
+  const snap = input.snapshot.get(dir);
+  const isRoot = dir === input.root;
+  const known = () => (snap?.dirs ?? []).map((d) => path.join(dir, d));
+  let stat: WatchStat | undefined;
+  if (input.detect === "mtime") {
+    stat = isRoot ? round.rootStat : await input.fs.stat(dir).catch((error: unknown) => failed(input, result, dir, error, snap));
+    if (!stat) return [];
+    const sameRoot = !isRoot || snap?.identity === identity(stat);
+    if (snap && snap.mtimeMs === stat.mtimeMs && sameRoot) return known();
+  }
+  const listing = await list(input, dir).catch((error: unknown) => failed(input, result, dir, error, snap));
+  if (!listing) return [];
+  if (isRoot && listing.empty && snap && (snap.dirs.length > 0 || Object.keys(snap.files).length > 0)) {
+    result.outcome = "root-empty";
+    return [];
+  }
+  if (input.detect === "listing" && snap && sameNames(snap, listing)) return known();
+  const next: DirSnap = { mtimeMs: stat && stat.mtimeMs < input.wallNow() - RACY_MS ? stat.mtimeMs : -1, dirs: listing.dirs, files: {} };
+  if (isRoot && stat) next.identity = identity(stat);
+  for (const name of listing.files) {
+    const file = path.join(dir, name);
+    const old = snap?.files[name];
+    if (input.detect === "listing" && (old || baseline)) {
+      next.files[name] = old ?? [-1, -1];
       continue;
     }
-    const next: DirSnap = { mtimeMs: stat && stat.mtimeMs < input.wallNow() - RACY_MS ? stat.mtimeMs : -1, dirs: listing.dirs, files: {} };
-    if (isRoot && stat) next.identity = identity(stat);
-    for (const name of listing.files) {
-      const file = path.join(dir, name);
-      const old = snap?.files[name];
-      if (input.detect === "listing" && (old || baseline)) {
-        next.files[name] = old ?? [-1, -1];
-        continue;
-      }
-      const info = await input.fs.stat(file).catch(() => undefined);
-      if (!info) continue;
-      result.statted.add(file);
-      next.files[name] = [info.size, info.mtimeMs];
-      if (!baseline && (!old || old[0] !== info.size || old[1] !== info.mtimeMs)) {
-        result.observed.push({ file, folder: dir, change: "present", mark: { size: info.size, mtimeMs: info.mtimeMs } });
-      }
+    const info = await input.fs.stat(file).catch(() => undefined);
+    if (!info) continue;
+    result.statted.add(file);
+    next.files[name] = [info.size, info.mtimeMs];
+    if (!baseline && (!old || old[0] !== info.size || old[1] !== info.mtimeMs)) {
+      result.observed.push({ file, folder: dir, change: "present", mark: { size: info.size, mtimeMs: info.mtimeMs } });
     }
-    for (const name of Object.keys(snap?.files ?? {})) {
-      if (!(name in next.files)) result.observed.push({ file: path.join(dir, name), folder: dir, change: "removed" });
-    }
-    for (const sub of snap?.dirs ?? []) if (!listing.dirs.includes(sub)) forgetTree(input, result, path.join(dir, sub), dir);
-    result.upserts.set(dir, next);
-    queue.push(...listing.dirs.map((d) => path.join(dir, d)));
   }
-  return result;
+  for (const name of Object.keys(snap?.files ?? {})) {
+    if (!(name in next.files)) result.observed.push({ file: path.join(dir, name), folder: dir, change: "removed" });
+  }
+  for (const sub of snap?.dirs ?? []) if (!listing.dirs.includes(sub)) forgetTree(input, result, path.join(dir, sub), dir);
+  result.upserts.set(dir, next);
+  return listing.dirs.map((d) => path.join(dir, d));
+}
+
+function emptyResult(): RoundResult {
+  return { outcome: "ok", upserts: new Map(), deletes: [], observed: [], statted: new Set(), unreadable: [] };
 }
 
 async function list(input: RoundInput, dir: string): Promise<{ dirs: string[]; files: string[]; empty: boolean }> {
