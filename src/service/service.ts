@@ -59,7 +59,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
   const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
   // anchorsOk: the integrator connects the anchor check (issue 10) here.
-  const watch = await startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
+  const watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,

@@ -36,6 +36,8 @@ export interface WatchStatus {
 }
 
 export interface WatchHandle {
+  /** Resolves once every events-mode watcher has set up its kernel watch. */
+  ready: Promise<void>;
   status(): WatchStatus[];
   /** What waits for MIN_AGE, by root (tests and the status page). */
   pending(): PendingFile[];
@@ -43,9 +45,9 @@ export interface WatchHandle {
 }
 
 /** Starts one watcher per WATCH path; an empty WATCH starts nothing and opens no table. */
-export async function startWatchers(deps: WatchDeps): Promise<WatchHandle> {
+export function startWatchers(deps: WatchDeps): WatchHandle {
   const roots = resolveWatchRoots(deps.entries);
-  if (roots.length === 0) return { status: () => [], pending: () => [], stop: async () => undefined };
+  if (roots.length === 0) return { ready: Promise.resolve(), status: () => [], pending: () => [], stop: async () => undefined };
   const logger = deps.logger.child({ component: "watch" });
   const fs = deps.fs ?? nodeWatchFs;
   const anchorsOk = deps.anchorsOk ?? (() => true);
@@ -56,12 +58,11 @@ export async function startWatchers(deps: WatchDeps): Promise<WatchHandle> {
     const common = { root, fs, filter: createPathFilter(root.ignore, deps.ignoreList), clock: deps.clock, logger, anchorsOk, emit };
     return root.mode === "poll" ? new PollWatcher({ ...common, store }) : new EventsWatcher(common);
   });
-  for (const watcher of watchers) {
-    if (watcher instanceof PollWatcher) watcher.start();
-    else await watcher.start();
-  }
+  // Not awaited: the kernel watch of a big tree takes a while to set up, and webhooks must not wait for it.
+  const ready = Promise.all(watchers.map((w) => (w instanceof PollWatcher ? w.start() : w.start()))).then(() => undefined);
   logger.info({ roots: roots.map((r) => `${r.root} (${r.mode})`) }, "watching folders");
   return {
+    ready,
     status: () =>
       watchers.map((w, i) => ({
         root: roots[i]?.root ?? "",

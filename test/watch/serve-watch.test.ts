@@ -15,6 +15,12 @@ describe("serve with WATCH", () => {
       SERVER_PATH_MAPPINGS: { "/data/TV/": [`${local}/`] },
       WATCH: [{ PATHS: [local], MODE: "events", MIN_AGE: 0 }],
     });
+    // The kernel watch is set up after serve listens; /health says when it is.
+    for (let state = ""; state !== "ok"; ) {
+      const health = (await (await fetch(`${t.origin}/health`)).json()) as { watch: Array<{ state: string }> };
+      state = health.watch[0]?.state ?? "";
+      if (state !== "ok") await new Promise((r) => setTimeout(r, 20));
+    }
   });
   afterAll(async () => t?.stop());
 
