@@ -1,22 +1,10 @@
 import path from "node:path";
 import { watch, type FSWatcher } from "chokidar";
-import type { Clock } from "../lib/clock.js";
-import type { Logger } from "../lib/logger.js";
-import type { WatchRoot } from "./config.js";
-import type { PathFilter } from "./filter.js";
-import type { WatchFs } from "./fs.js";
-import { Settler, type Change, type DueFolder, type PendingFile } from "./settle.js";
+import { Settler, type Change, type PendingFile } from "./settle.js";
 import { WatchState } from "./watch-state.js";
+import type { WatcherDeps } from "./watcher-deps.js";
 
-export interface EventsWatcherDeps {
-  root: WatchRoot;
-  fs: WatchFs;
-  filter: PathFilter;
-  clock: Clock;
-  logger: Logger;
-  anchorsOk: () => boolean;
-  emit: (due: DueFolder[]) => Promise<unknown>;
-}
+export type EventsWatcherDeps = WatcherDeps;
 
 /**
  * Watches a local folder with the kernel's notifications (inotify through

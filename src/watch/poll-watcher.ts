@@ -1,24 +1,13 @@
-import type { Clock } from "../lib/clock.js";
-import type { Logger } from "../lib/logger.js";
-import type { WatchRoot } from "./config.js";
 import { detectChanges } from "./detect.js";
-import type { PathFilter } from "./filter.js";
 import type { WatchFs } from "./fs.js";
 import { runPollRound, type Observed } from "./poll-round.js";
-import { Settler, type DueFolder, type PendingFile } from "./settle.js";
+import { Settler, type PendingFile } from "./settle.js";
 import type { DirSnap, WatchStore } from "./store.js";
 import { WatchState } from "./watch-state.js";
+import type { WatcherDeps } from "./watcher-deps.js";
 
-export interface PollWatcherDeps {
-  root: WatchRoot;
+export interface PollWatcherDeps extends WatcherDeps {
   store: WatchStore;
-  fs: WatchFs;
-  filter: PathFilter;
-  clock: Clock;
-  logger: Logger;
-  /** False while a mount anchor is missing: the round records nothing. */
-  anchorsOk: () => boolean;
-  emit: (due: DueFolder[]) => Promise<unknown>;
   /** Wall-clock time, compared with folder times (not the injected clock). */
   wallNow?: () => number;
 }

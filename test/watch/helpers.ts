@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
 import type { EnqueueOutcome, ScanRequest } from "../../src/domain.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { nodeWatchFs, type WatchFs } from "../../src/watch/fs.js";
@@ -70,4 +71,19 @@ export function countDirs(root: string): number {
 
 export function sizeOf(file: string): number {
   return statSync(file).size;
+}
+
+/** After the root came back: the round sees it "ok", and nothing was or will be queued. */
+export async function expectBackWithNothingRecorded(
+  watcher: { runRound(): Promise<void>; state: { condition: string }; pending(): unknown[] },
+  clock: { advance(ms: number): void },
+  requests: unknown[],
+  minAgeMs: number,
+): Promise<void> {
+  await watcher.runRound();
+  expect(watcher.state.condition).toBe("ok");
+  clock.advance(minAgeMs);
+  await watcher.runRound();
+  expect(requests).toEqual([]);
+  expect(watcher.pending()).toEqual([]);
 }
