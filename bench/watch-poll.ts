@@ -37,7 +37,6 @@ console.log(
 );
 console.log(["DETECT", "round", "stat", "readdir", "wall ms", "scan requests"].join(" | "));
 for (const row of rows) console.log(row.join(" | "));
-console.log(`RSS after the runs: ${Math.round(process.memoryUsage().rss / 1048576)} MiB`);
 
 async function runCase(detect: "mtime" | "listing"): Promise<void> {
   const db = openDatabase(path.join(dir, `${detect}.db`));
