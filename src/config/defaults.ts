@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { CloudConfig, Config } from "./types.js";
+import type { CloudConfig, Config, ScanMethod, TargetConfig } from "./types.js";
 
 export const GOOGLE_AUTH_URL = "https://accounts.google.com/o/oauth2/v2/auth";
 export const GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token";
@@ -111,5 +111,24 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     SERVER_PASSWORD_HASH: "",
     TRIGGERS: [],
     WATCH: [],
+    PLEX_ENABLED: true,
+    TARGETS: [],
+  };
+}
+
+/** Names of the Plex target the flat PLEX_* keys define, by PLEX_SCAN_METHOD (as plex_autoscan users know them). */
+export const PLEX_TARGET_NAMES: Readonly<Record<ScanMethod, string>> = { api: "plex", scanner: "plex-scanner" };
+
+/** A TARGETS entry as written, with the optional fields filled in. */
+export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME" | "URL"> & Partial<TargetConfig>): TargetConfig {
+  return {
+    TYPE: entry.TYPE,
+    NAME: entry.NAME,
+    URL: entry.URL,
+    TOKEN: entry.TOKEN ?? "",
+    USERNAME: entry.USERNAME ?? "",
+    PASSWORD: entry.PASSWORD ?? "",
+    PATH_MAPPINGS: entry.PATH_MAPPINGS ?? {},
+    ENABLED: entry.ENABLED ?? true,
   };
 }

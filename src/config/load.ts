@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { writeFileAtomic } from "../lib/atomic-write.js";
-import { defaultConfig, generateServerPass } from "./defaults.js";
+import { defaultConfig, generateServerPass, withTargetDefaults } from "./defaults.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
 import { checkRules } from "./rules.js";
@@ -63,6 +63,7 @@ export function parseConfigText(text: string, file = "config.json"): LoadedConfi
   validateValue(CONFIG_SCHEMA, normalized, "", report);
   if (report.problems.length > 0) throw new ConfigError(file, report.problems);
   const config = mergeDefaults(defaultConfig(""), normalized);
+  config.TARGETS = config.TARGETS.map(withTargetDefaults);
   if (!("SERVER_PASS" in normalized))
     report.problems.push("SERVER_PASS: missing; set a random string of 32 characters (scanarr writes one on first run)");
   report.problems.push(...checkRules(config));

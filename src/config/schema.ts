@@ -10,12 +10,33 @@ export type Spec =
   | { kind: "strings" }
   | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string }
   | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
-  | { kind: "list"; of: Spec };
+  | { kind: "list"; item: Spec };
 
 const bool: Spec = { kind: "boolean" };
 const str: Spec = { kind: "string" };
 const strings: Spec = { kind: "strings" };
 const url: Spec = { kind: "url" };
+
+/** One TARGETS entry; rules.ts checks what depends on TYPE. */
+const TARGET_ENTRY: Spec = {
+  kind: "object",
+  required: ["TYPE", "NAME", "URL"],
+  fields: {
+    TYPE: { kind: "enum", values: ["plex", "jellyfin", "emby", "autoscan"] },
+    NAME: {
+      kind: "string",
+      nonEmpty: true,
+      pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/,
+      hint: "must be 1-40 characters from A-Z a-z 0-9 . _ - starting with a letter or digit",
+    },
+    URL: url,
+    TOKEN: str,
+    USERNAME: str,
+    PASSWORD: str,
+    PATH_MAPPINGS: { kind: "stringsByKey" },
+    ENABLED: bool,
+  },
+};
 
 export const CONFIG_SCHEMA: Spec = {
   kind: "object",
@@ -70,6 +91,8 @@ export const CONFIG_SCHEMA: Spec = {
         SERVICE_ACCOUNT_FILE: str,
       },
     },
+    PLEX_ENABLED: bool,
+    TARGETS: { kind: "list", item: TARGET_ENTRY },
     SERVER_USERNAME: str,
     SERVER_PASSWORD_HASH: {
       kind: "string",
@@ -78,7 +101,7 @@ export const CONFIG_SCHEMA: Spec = {
     },
     TRIGGERS: {
       kind: "list",
-      of: {
+      item: {
         kind: "object",
         required: ["NAME", "TYPE"],
         fields: {
@@ -93,7 +116,7 @@ export const CONFIG_SCHEMA: Spec = {
     },
     WATCH: {
       kind: "list",
-      of: {
+      item: {
         kind: "object",
         required: ["PATHS"],
         fields: {

@@ -27,6 +27,24 @@ export interface CloudConfig {
 
 export type ScanMethod = "api" | "scanner";
 
+export type TargetType = "plex" | "jellyfin" | "emby" | "autoscan";
+
+/** One entry of TARGETS: a media server (or a chained scan service) every scan is delivered to. */
+export interface TargetConfig {
+  TYPE: TargetType;
+  /** Unique; shown in logs and the API, and the key of its delivery records. */
+  NAME: string;
+  URL: string;
+  /** API key or token (plex, jellyfin, emby); empty for autoscan. */
+  TOKEN: string;
+  /** HTTP Basic credentials (autoscan only); both empty for none. */
+  USERNAME: string;
+  PASSWORD: string;
+  /** Path this server sees (key) ← media-server paths SERVER_PATH_MAPPINGS produced (values). */
+  PATH_MAPPINGS: Record<string, string[]>;
+  ENABLED: boolean;
+}
+
 /** What a name under /triggers/<NAME> accepts: one *arr's webhook JSON, or query paths (`?path=`, `?dir=`). */
 export type TriggerType = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual";
 
@@ -72,6 +90,10 @@ export interface Config {
   USE_SUDO: boolean;
   PLEX_SCAN_METHOD: ScanMethod;
   CLOUD: CloudConfig;
+  /** False: the flat PLEX_* keys define no target (Jellyfin or Emby only). */
+  PLEX_ENABLED: boolean;
+  /** More media servers, after the Plex target of the flat PLEX_* keys. */
+  TARGETS: TargetConfig[];
   /** Login for /triggers/* (HTTP Basic) and the dashboard; empty = no login. */
   SERVER_USERNAME: string;
   /** argon2id hash of the login's password, written by `scanarr passwd`. */

@@ -54,20 +54,22 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       }
       return;
     case "object":
-      validateObject(spec.fields, value, at, report);
-      if (isPlainObject(value)) for (const key of spec.required ?? []) if (!(key in value)) fail(`${key} is required`);
-      return;
+      return validateObject(spec, value, at, report);
     case "list":
       if (!Array.isArray(value)) return fail(`must be an array, got ${describe(value)}`);
-      value.forEach((item, i) => validateValue(spec.of, item, `${at}[${i}]`, report));
+      value.forEach((item, i) => validateValue(spec.item, item, `${at}[${i}]`, report));
       return;
   }
 }
 
-function validateObject(fields: Record<string, Spec>, value: unknown, at: string, report: ValidationReport): void {
+function validateObject(spec: Extract<Spec, { kind: "object" }>, value: unknown, at: string, report: ValidationReport): void {
+  const { fields } = spec;
   if (!isPlainObject(value)) {
     report.problems.push(`${at || "config"}: must be an object, got ${describe(value)}`);
     return;
+  }
+  for (const key of spec.required ?? []) {
+    if (!(key in value)) report.problems.push(`${childPath(at, key)}: missing; it is required`);
   }
   for (const [key, child] of Object.entries(value)) {
     const path = childPath(at, key);

@@ -19,6 +19,10 @@ const REDACT = [
   "*.CLIENT_SECRET",
   "*.access_token",
   "*.refresh_token",
+  "TARGETS[*].TOKEN",
+  "TARGETS[*].PASSWORD",
+  "*.TARGETS[*].TOKEN",
+  "*.TARGETS[*].PASSWORD",
 ];
 
 export interface LoggerOptions {

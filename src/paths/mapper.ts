@@ -17,17 +17,18 @@ interface Rule {
 }
 
 /**
- * Builds the mapper for SERVER_PATH_MAPPINGS. Every key maps to itself too, so
+ * Builds the mapper for SERVER_PATH_MAPPINGS (or a target's PATH_MAPPINGS,
+ * named by `label` in messages). Every key maps to itself too, so
  * a path already in media-server form passes unchanged; among all matching
  * prefixes the longest (most components) wins, and only that prefix is
  * replaced.
  */
-export function createPathMapper(mappings: Record<string, string[]>): PathMapper {
+export function createPathMapper(mappings: Record<string, string[]>, label = "SERVER_PATH_MAPPINGS"): PathMapper {
   const rules: Rule[] = [];
   for (const [key, alternatives] of Object.entries(mappings)) {
-    const to = parseOrThrow(key, `SERVER_PATH_MAPPINGS key "${key}"`);
+    const to = parseOrThrow(key, `${label} key "${key}"`);
     rules.push({ from: to, to });
-    for (const alt of alternatives) rules.push({ from: parseOrThrow(alt, `SERVER_PATH_MAPPINGS["${key}"] entry "${alt}"`), to });
+    for (const alt of alternatives) rules.push({ from: parseOrThrow(alt, `${label}["${key}"] entry "${alt}"`), to });
   }
   return {
     toServerPath(input: string): string {

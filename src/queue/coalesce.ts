@@ -3,35 +3,42 @@ import { ancestorsOf, descendantRangeOf } from "./folder-key.js";
 import { factsOf, type ScanRow } from "./rows.js";
 import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
+import { moveFiles, type FileStatements } from "./scan-files.js";
 
 /** What coalescing needs from the queue; all of it runs inside the caller's transaction. */
 export interface CoalesceContext {
   st: QueueStatements;
+  fst: FileStatements;
   targets: readonly string[];
   delayMs: number;
   maxWaitMs: number;
+  /** Whether named imports hold their scan until they are visible (file-exists checks on). */
+  gateFiles: boolean;
 }
 
-export type CoalesceResult =
-  | { kind: "created" | "merged"; folder: string; dueAt: number }
-  | { kind: "covered"; folder: string; dueAt: number };
+export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: number; folder: string; dueAt: number };
 
 /**
  * Files `incoming` into the open scans, keeping the invariant that no open
  * folder lies inside another: an open ancestor (or the folder itself) takes
- * it in; otherwise it becomes a new open scan that absorbs open descendants.
- * Costs one IN lookup over the folder's prefixes and one index range scan.
+ * it in; otherwise it becomes a new open scan that absorbs open descendants
+ * (and their files). Costs one IN lookup over the folder's prefixes and one
+ * index range scan.
  */
 export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: number): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
     const merged = mergeFacts(ctx, [factsOf(holder), incoming]);
     saveMerged(ctx, holder.id, merged, now);
-    return { kind: holder.folder === incoming.folder ? "merged" : "covered", folder: holder.folder, dueAt: merged.dueAt };
+    return {
+      kind: holder.folder === incoming.folder ? "merged" : "covered",
+      scanId: holder.id,
+      folder: holder.folder,
+      dueAt: merged.dueAt,
+    };
   }
   const children = findOpenDescendants(ctx, incoming.folder);
   const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)]);
-  for (const child of children) deleteScan(ctx, child.id);
   const { lastInsertRowid } = ctx.st.insertScan.run(
     merged.folder,
     merged.priority,
@@ -42,8 +49,10 @@ export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: 
     merged.lastRequestedAt,
     merged.dueAt,
   );
-  for (const target of ctx.targets) ctx.st.insertDelivery.run(Number(lastInsertRowid), target, merged.dueAt, now);
-  return { kind: "created", folder: merged.folder, dueAt: merged.dueAt };
+  const scanId = Number(lastInsertRowid);
+  for (const target of ctx.targets) ctx.st.insertDelivery.run(scanId, target, "pending", merged.priority, merged.dueAt, now);
+  for (const child of children) absorbScan(ctx, scanId, child.id, now);
+  return { kind: "created", scanId, folder: merged.folder, dueAt: merged.dueAt };
 }
 
 /**
@@ -55,12 +64,12 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
   const holder = findOpenHolder(ctx, scan.folder);
   if (holder) {
     saveMerged(ctx, holder.id, mergeFacts(ctx, [factsOf(holder), factsOf(scan)]), now);
-    deleteScan(ctx, scan.id);
+    absorbScan(ctx, holder.id, scan.id, now);
     return;
   }
   const children = findOpenDescendants(ctx, scan.folder);
-  for (const child of children) deleteScan(ctx, child.id);
   saveMerged(ctx, scan.id, mergeFacts(ctx, [factsOf(scan), ...children.map(factsOf)]), now);
+  for (const child of children) absorbScan(ctx, scan.id, child.id, now);
 }
 
 function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
@@ -75,9 +84,11 @@ function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
-function deleteScan(ctx: CoalesceContext, id: number): void {
-  ctx.st.deleteDeliveries.run(id);
-  ctx.st.deleteScan.run(id);
+/** `childId` disappears into `intoId`, its files with it. */
+function absorbScan(ctx: CoalesceContext, intoId: number, childId: number, now: number): void {
+  moveFiles(ctx.fst, intoId, childId, ctx.gateFiles, now);
+  ctx.st.deleteDeliveries.run(childId);
+  ctx.st.deleteScan.run(childId);
 }
 
 function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {
@@ -91,7 +102,7 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
     facts.event,
     id,
   );
-  ctx.st.pushDeliveries.run(facts.dueAt, now, id);
+  ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
 }
 
 /**

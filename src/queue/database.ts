@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { migrateQueue } from "./schema.js";
@@ -15,20 +15,41 @@ export type { Database };
  * power cut or kernel crash right after a commit: the last transactions may
  * roll back (the file stays consistent). FULL would fsync every commit and
  * cost most of the ingest rate for that rare case.
+ *
+ * The files hold library paths and the drive's change tokens: the folder is
+ * 0700 and the database 0600 (SQLite gives its -wal and -shm files the
+ * database's mode). Automatic checkpoints are off: they would run inside a
+ * commit on the request path; `startCheckpointer` runs them on its own thread.
  */
 export function openDatabase(file: string): Database {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new BetterSqlite3(file);
+  let db: Database | undefined;
   try {
+    ensurePrivateDir(path.dirname(path.resolve(file)));
+    ensurePrivateFile(file);
+    db = new BetterSqlite3(file);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     // Another process (a second `scanarr` command) may hold the write lock briefly.
     db.pragma("busy_timeout = 5000");
     db.pragma("foreign_keys = ON");
+    db.pragma("wal_autocheckpoint = 0");
     migrateQueue(db);
   } catch (error) {
-    db.close();
-    throw error;
+    db?.close();
+    throw new Error(`cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return db;
+}
+
+/** Creates `dir` (and parents) as 0700, and narrows an existing one to 0700. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+function ensurePrivateFile(file: string): void {
+  if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+  for (const suffix of ["", "-wal", "-shm"]) {
+    if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
+  }
 }

@@ -1,6 +1,6 @@
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
-import type { LibraryRef } from "./types.js";
+import type { DeliveryJob, LibraryRef } from "./types.js";
 
 /** What one delivery attempt came to; the scheduler turns it into queue records. */
 export type DeliveryOutcome =
@@ -8,18 +8,45 @@ export type DeliveryOutcome =
   | { kind: "unavailable" | "auth" | "fatal"; error: string; libraries: LibraryRef[] | null }
   | { kind: "no-library"; error: string };
 
+/** A target as delivery sees it: the server, its library list, and its own path form. */
+export interface DeliveryTarget {
+  readonly target: Target;
+  /** "plex" scans once per library holding the folder; the others take one call per folder. */
+  readonly type: string;
+  readonly libraries: { librariesFor(folder: string): Promise<Library[]>; knownLibraries(): Library[] | undefined };
+  /** This server's path for a media-server path (TARGETS[].PATH_MAPPINGS); identity by default. */
+  toTargetPath(path: string): string;
+}
+
+/** A bare Target (tests, the scanner) as a delivery target: its own path form, a fresh library list each time. */
+export function deliveryTargetOf(target: Target): DeliveryTarget {
+  let known: Library[] | undefined;
+  return {
+    target,
+    type: "plex",
+    libraries: {
+      librariesFor: async (folder) => findLibrariesFor(folder, (known = await target.listLibraries())),
+      knownLibraries: () => known,
+    },
+    toTargetPath: (path) => path,
+  };
+}
+
 /**
- * Resolves the libraries holding `folder` and asks the target to scan it in
- * each (a folder may sit in several, e.g. a 4K and a 1080p library). Never
- * throws: every failure comes back as an outcome.
+ * Resolves the libraries holding the job's folder, in this target's path
+ * form, and asks the target to scan it: Plex in each library (a folder may
+ * sit in a 4K and a 1080p library), the others once (their call is not per
+ * library). Never throws: every failure comes back as an outcome.
  */
-export async function deliverFolder(target: Target, folder: string): Promise<DeliveryOutcome> {
+export async function deliverFolder(dt: DeliveryTarget, job: Pick<DeliveryJob, "folder" | "files">): Promise<DeliveryOutcome> {
+  const folder = dt.toTargetPath(job.folder);
+  const files = job.files.map((f) => dt.toTargetPath(f));
   let matches: Library[] | null = null;
   try {
-    const libraries = await target.listLibraries();
-    matches = findLibrariesFor(folder, libraries);
-    if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(target.name, folder, libraries) };
-    for (const library of matches) await target.scan(folder, library);
+    matches = await dt.libraries.librariesFor(folder);
+    if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(dt, folder) };
+    const scanned = dt.type === "plex" ? matches : matches.slice(0, 1);
+    for (const library of scanned) await dt.target.scan(folder, library, files);
     return { kind: "done", libraries: matches.map(refOf) };
   } catch (error) {
     const refs = matches ? matches.map(refOf) : null;
@@ -40,10 +67,10 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
-function describeNoLibrary(target: string, folder: string, libraries: Library[]): string {
-  const locations = libraries.flatMap((l) => l.locations.map((loc) => `${l.title}=${loc}`));
+function describeNoLibrary(dt: DeliveryTarget, folder: string): string {
+  const locations = (dt.libraries.knownLibraries() ?? []).flatMap((l) => l.locations.map((loc) => `${l.title}=${loc}`));
   const shown = locations.slice(0, 8).join(", ") + (locations.length > 8 ? `, … (${locations.length} in all)` : "");
-  return `no library of ${target} contains ${folder} (locations: ${shown || "none"})`;
+  return `no library of ${dt.target.name} contains ${folder} (locations: ${shown || "none"})`;
 }
 
 function refOf(library: Library): LibraryRef {

@@ -12,22 +12,64 @@ export interface HistoryLimits {
 export interface DeliveryContext extends CoalesceContext {
   history: HistoryLimits;
   logger: Logger;
+  /** Who claims: this process. A claim is recorded only by its owner. */
+  owner: string;
+  /** How long a claim holds without renewal before it goes back to pending. */
+  leaseMs: number;
+  /** Finishes since the history was last pruned (pruning is amortised). */
+  finishedSincePrune: number;
 }
 
-/** Marks up to `limit` due deliveries of `target` as delivering and returns them, best priority first. */
+// Pruning looks up the N-th newest finished scan; doing it on every finish
+// would cost an index walk of N rows per delivery while draining a backlog.
+// So it runs every tenth of the smaller limit (at most every 100 finishes):
+// the history holds between `keep` and `keep` + that many scans.
+function pruneInterval(history: HistoryLimits): number {
+  return Math.max(1, Math.min(100, Math.floor(Math.min(history.done, history.failed) / 10)));
+}
+
+/** Marks up to `limit` due deliveries of `target` as delivering (ours, leased) and returns them, best priority first. */
 export function claimDue(ctx: DeliveryContext, target: string, now: number, limit: number): DeliveryJob[] {
-  const jobs = ctx.st.claimable.all(target, now, limit) as DeliveryJob[];
+  const jobs: DeliveryJob[] = [];
+  let priority = Number.MIN_SAFE_INTEGER;
+  while (jobs.length < limit) {
+    const next = (ctx.st.nextPriority.get(target, priority) as { priority: number | null }).priority;
+    if (next === null) break;
+    priority = next;
+    jobs.push(...(ctx.st.claimable.all(target, priority, now, limit - jobs.length) as DeliveryJob[]));
+  }
   for (const job of jobs) {
-    ctx.st.markDelivering.run(now, job.deliveryId);
+    job.files = importsOf(ctx, job.scanId);
+    ctx.st.markDelivering.run(ctx.owner, now + ctx.leaseMs, now, job.deliveryId);
     // From here on new requests must not merge into it: the target may already be scanning.
     ctx.st.closeScan.run(job.scanId);
   }
   return jobs;
 }
 
-export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number): void {
-  ctx.st.markDone.run(JSON.stringify(libraries), now, job.deliveryId);
+/** Extends the leases of every claim this process holds. */
+export function renewLeases(ctx: DeliveryContext, now: number): number {
+  return ctx.st.renewLeases.run(now + ctx.leaseMs, ctx.owner).changes;
+}
+
+/**
+ * Claims whose lease ran out (their owner died, hung, or could not record
+ * the outcome) go back to pending, while the service runs.
+ */
+export function releaseExpiredLeases(ctx: DeliveryContext, now: number): Array<{ id: number; owner: string }> {
+  const expired = ctx.st.expiredLeases.all(now, ctx.owner) as Array<{ id: number; scanId: number; owner: string }>;
+  for (const claim of expired) {
+    ctx.st.releaseLease.run(now, claim.id);
+    reopenIfUntouched(ctx, claim.scanId, now);
+  }
+  return expired.map(({ id, owner }) => ({ id, owner }));
+}
+
+/** Whether the outcome was recorded: false when the claim is no longer ours (its lease was released). */
+export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number): boolean {
+  if (ctx.st.markDone.run(JSON.stringify(libraries), now, now, job.deliveryId, ctx.owner).changes === 0) return false;
   finishIfComplete(ctx, job.scanId, now);
+  return true;
 }
 
 export function recordRetry(
@@ -37,14 +79,34 @@ export function recordRetry(
   error: string,
   libraries: LibraryRef[] | null,
   now: number,
-): void {
-  ctx.st.markRetry.run(retryAt, retryAt, error, libraries && JSON.stringify(libraries), now, job.deliveryId);
+): boolean {
+  const { changes } = ctx.st.markRetry.run(retryAt, retryAt, error, libraries && JSON.stringify(libraries), now, job.deliveryId, ctx.owner);
+  if (changes === 0) return false;
   reopenIfUntouched(ctx, job.scanId, now);
+  return true;
 }
 
-export function recordFailed(ctx: DeliveryContext, job: DeliveryJob, error: string, libraries: LibraryRef[] | null, now: number): void {
-  ctx.st.markFailed.run(error, libraries && JSON.stringify(libraries), now, job.deliveryId);
+export function recordFailed(ctx: DeliveryContext, job: DeliveryJob, error: string, libraries: LibraryRef[] | null, now: number): boolean {
+  const { changes } = ctx.st.markFailed.run(error, libraries && JSON.stringify(libraries), now, job.deliveryId, ctx.owner);
+  if (changes === 0) return false;
   finishIfComplete(ctx, job.scanId, now);
+  return true;
+}
+
+/** The target has no library for the folder: it is left out of this scan, visibly. */
+export function recordSkipped(ctx: DeliveryContext, job: DeliveryJob, reason: string, now: number): boolean {
+  if (ctx.st.markSkipped.run(reason, now, job.deliveryId, ctx.owner).changes === 0) return false;
+  finishIfComplete(ctx, job.scanId, now);
+  return true;
+}
+
+/**
+ * The files a target may narrow the scan to: the imports, and only when the
+ * scan deleted nothing (a deletion needs the folder looked at).
+ */
+function importsOf(ctx: DeliveryContext, scanId: number): string[] {
+  const files = ctx.st.importsOf.all(scanId) as Array<{ path: string; deletion: number }>;
+  return files.some((f) => f.deletion === 1) ? [] : files.map((f) => f.path);
 }
 
 /** Fails every waiting delivery of scans first requested at or before `cutoff`; deliveries in flight finish first. */
@@ -58,29 +120,41 @@ export function expireWaiting(ctx: DeliveryContext, cutoff: number, reason: stri
 }
 
 /**
- * After a crash, deliveries left `delivering` were never acknowledged by us:
- * they go back to waiting, and scans with nothing delivered reopen.
+ * At start-up, under the instance lock, every claim left `delivering` belongs
+ * to a process that is gone: it was never acknowledged to us, so it goes back
+ * to waiting, and scans with nothing delivered reopen. Targets added to the
+ * config since get their deliveries.
  */
 export function recoverInterrupted(ctx: DeliveryContext, now: number): number {
   const { changes } = ctx.st.resetDelivering.run(now);
   for (const target of ctx.targets) ctx.st.addMissingDeliveries.run(target, now);
+  const dropped = ctx.st.dropRemovedTargets.all("target removed from the config", now, JSON.stringify(ctx.targets)) as Array<{
+    scanId: number;
+  }>;
+  for (const scanId of new Set(dropped.map((d) => d.scanId))) finishIfComplete(ctx, scanId, now);
   for (const { id } of ctx.st.reopenable.all() as Array<{ id: number }>) reopenIfUntouched(ctx, id, now);
   return changes;
 }
 
 function reopenIfUntouched(ctx: DeliveryContext, scanId: number, now: number): void {
   const counts = deliveryCounts(ctx, scanId);
-  if (counts.delivering + counts.done + counts.failed > 0) return;
+  if (counts.pending + counts.waiting < counts.total) return;
   const scan = ctx.st.scanById.get(scanId) as ScanRow | undefined;
   if (scan?.state === "closed") reopenScan(ctx, scan, now);
 }
 
-function finishIfComplete(ctx: DeliveryContext, scanId: number, now: number): void {
+export function finishIfComplete(ctx: DeliveryContext, scanId: number, now: number): void {
   const counts = deliveryCounts(ctx, scanId);
-  if (counts.pending + counts.delivering > 0) return;
-  const state = counts.failed > 0 ? "failed" : "done";
+  if (counts.pending + counts.waiting + counts.delivering + counts.confirming > 0) return;
+  // Every target skipping it means no library anywhere holds the folder: that is a failure.
+  const state = counts.failed > 0 || counts.skipped === counts.total ? "failed" : counts.unconfirmed > 0 ? "unconfirmed" : "done";
   ctx.st.setScanState.run(state, now, scanId);
-  pruneHistory(ctx, state, state === "done" ? ctx.history.done : ctx.history.failed);
+  ctx.finishedSincePrune += 1;
+  if (ctx.finishedSincePrune >= pruneInterval(ctx.history)) {
+    ctx.finishedSincePrune = 0;
+    pruneHistory(ctx, "done", ctx.history.done);
+    pruneHistory(ctx, "failed", ctx.history.failed);
+  }
 }
 
 function pruneHistory(ctx: DeliveryContext, state: "done" | "failed", keep: number): void {
@@ -93,10 +167,13 @@ function pruneHistory(ctx: DeliveryContext, state: "done" | "failed", keep: numb
   }
 }
 
-function deliveryCounts(ctx: DeliveryContext, scanId: number) {
-  const counts = { pending: 0, delivering: 0, done: 0, failed: 0 };
-  for (const row of ctx.st.deliveryStates.all(scanId) as Array<{ state: keyof typeof counts; n: number }>) {
+const STATES = ["waiting", "pending", "delivering", "confirming", "done", "unconfirmed", "skipped", "failed", "cancelled"] as const;
+
+function deliveryCounts(ctx: DeliveryContext, scanId: number): Record<(typeof STATES)[number] | "total", number> {
+  const counts = { total: 0, ...Object.fromEntries(STATES.map((s) => [s, 0])) } as Record<(typeof STATES)[number] | "total", number>;
+  for (const row of ctx.st.deliveryStates.all(scanId) as Array<{ state: (typeof STATES)[number]; n: number }>) {
     counts[row.state] = row.n;
+    counts.total += row.n;
   }
   return counts;
 }

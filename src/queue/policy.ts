@@ -10,8 +10,9 @@
  *   wait, so a fleet of scans does not retry in lockstep.
  * - authRetryMs 15 min: a refused token (401/403) needs a human; retrying
  *   faster would only fill the Plex log.
- * - noLibraryAttempts 5: a folder in no library may be a library list that is
- *   not refreshed yet; after 5 backed-off attempts it is failed, visibly.
+ * - leaseRenewMs 30 s: claims in flight are renewed this often (their lease
+ *   is the queue's, 2 min by default), and claims whose lease ran out are
+ *   looked for this often.
  * - maxAgeMs 24 h: a scan still undelivered a day after its first request is
  *   marked failed (it stays in listFailed()); a day covers a night-long outage.
  */
@@ -19,8 +20,8 @@ export interface DeliveryPolicy {
   concurrencyPerTarget: number;
   backoff: BackoffPolicy;
   authRetryMs: number;
-  noLibraryAttempts: number;
   maxAgeMs: number;
+  leaseRenewMs: number;
 }
 
 export interface BackoffPolicy {
@@ -33,8 +34,8 @@ export const DEFAULT_POLICY: DeliveryPolicy = {
   concurrencyPerTarget: 2,
   backoff: { baseMs: 5_000, factor: 2, maxMs: 10 * 60_000 },
   authRetryMs: 15 * 60_000,
-  noLibraryAttempts: 5,
   maxAgeMs: 24 * 60 * 60_000,
+  leaseRenewMs: 30_000,
 };
 
 export function resolvePolicy(overrides: Partial<DeliveryPolicy> = {}): DeliveryPolicy {

@@ -1,6 +1,7 @@
+import type { FileRow } from "./scan-files.js";
 import type { DeliveryState, DeliveryView, LibraryRef, QueuedScan, ScanFacts, ScanState } from "./types.js";
 
-export type StoredScanState = "open" | "closed" | "done" | "failed";
+export type StoredScanState = "open" | "closed" | "done" | "unconfirmed" | "failed" | "cancelled";
 
 export interface ScanRow {
   id: number;
@@ -14,6 +15,10 @@ export interface ScanRow {
   last_requested_at: number;
   due_at: number;
   finished_at: number | null;
+  files_state: "none" | "waiting" | "ready";
+  file_checks: number;
+  file_check_at: number;
+  detail: string | null;
 }
 
 export interface DeliveryRow {
@@ -54,18 +59,24 @@ export function factsOf(row: ScanRow): ScanFacts {
   };
 }
 
-export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[]): QueuedScan {
+export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[], files: FileRow[]): QueuedScan {
+  const waiting = row.files_state === "waiting" && (row.state === "open" || row.state === "closed");
   return {
     ...factsOf(row),
-    state: displayState(row.state, deliveries),
+    state: displayState(row, deliveries),
     finishedAt: row.finished_at,
     deliveries: deliveries.map(toDeliveryView),
+    files: files.map((f) => ({ path: f.path, deleted: f.deletion === 1, seen: f.seen === 1 })),
+    fileChecks: row.file_checks,
+    nextFileCheckAt: waiting ? Math.max(row.file_check_at, row.due_at) : null,
+    detail: row.detail,
   };
 }
 
-function displayState(state: StoredScanState, deliveries: DeliveryRow[]): ScanState {
-  if (state === "done" || state === "failed") return state;
-  return deliveries.some((d) => d.state === "delivering") ? "delivering" : "pending";
+function displayState(row: ScanRow, deliveries: DeliveryRow[]): ScanState {
+  if (row.state !== "open" && row.state !== "closed") return row.state;
+  if (deliveries.some((d) => d.state === "delivering")) return "delivering";
+  return row.files_state === "waiting" ? "waiting-for-files" : "pending";
 }
 
 function parseLibraries(json: string | null): LibraryRef[] | null {

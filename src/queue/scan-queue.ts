@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
@@ -10,6 +12,16 @@ import type { DeliveryRow, ScanRow } from "./rows.js";
 import { toQueuedScan } from "./rows.js";
 import { migrateQueue } from "./schema.js";
 import { prepareStatements, type QueueStatements } from "./statements.js";
+import { attachFiles, prepareFileStatements, type FileRow } from "./scan-files.js";
+import {
+  dueFileChecks,
+  recordFileChecks,
+  type DueFileCheck,
+  type FileCheckContext,
+  type FileCheckPolicy,
+  type FileCheckResult,
+  type FileCheckSummary,
+} from "./file-checks.js";
 import type { DeliveryJob, ExpiredScan, LibraryRef, QueuedScan } from "./types.js";
 
 export interface ScanQueueOptions {
@@ -28,9 +40,23 @@ export interface ScanQueueOptions {
   history?: Partial<deliveries.HistoryLimits>;
   /**
    * Reset deliveries a crash left `delivering` (default true). Only the
-   * process that delivers may do it; a read-only inspector passes false.
+   * process that delivers, holding the instance lock, may do it; a read-only
+   * inspector passes false.
    */
   recover?: boolean;
+  /** Who this process is in claims (default: host, pid and a random tag). */
+  owner?: string;
+  /** How long a claim holds without renewal (default 2 min; the scheduler renews every 30 s). */
+  leaseMs?: number;
+  /** File-exists checks: when set, named imports hold their scan until they are visible. */
+  fileChecks?: FileCheckPolicy;
+}
+
+export const DEFAULT_LEASE_MS = 2 * 60_000;
+
+/** A claim owner unique to this process run. */
+export function newOwnerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 }
 
 /**
@@ -47,7 +73,7 @@ type Listener = (earliestDueAt: number) => void;
 /** The durable, coalescing scan queue (SQLite). Every method is synchronous. */
 export class ScanQueue implements ScanSink {
   private readonly st: QueueStatements;
-  private readonly ctx: deliveries.DeliveryContext;
+  private readonly ctx: FileCheckContext;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
   private readonly listeners = new Set<Listener>();
@@ -59,11 +85,17 @@ export class ScanQueue implements ScanSink {
     this.priorityOf = createPriorityOf(options.priorities ?? {}, separatorOf);
     this.ctx = {
       st: this.st,
+      fst: prepareFileStatements(options.db),
+      gateFiles: options.fileChecks !== undefined,
+      fileChecks: options.fileChecks ?? { maxChecks: 1, delayMs: 0, scanFolderOnExhaustion: true },
       targets: [...options.targets],
       delayMs: options.delayMs,
       maxWaitMs: options.maxWaitMs ?? defaultMaxWaitMs(options.delayMs),
       history: { done: 1_000, failed: 10_000, ...options.history },
       logger: options.logger,
+      owner: options.owner ?? newOwnerId(),
+      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      finishedSincePrune: 0,
     };
     if (options.recover ?? true) {
       const reset = this.transaction(() => deliveries.recoverInterrupted(this.ctx, this.clock.now()));
@@ -100,6 +132,7 @@ export class ScanQueue implements ScanSink {
           },
           now,
         );
+        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], request.deletion ?? false, this.ctx.gateFiles, now);
         (result.kind === "covered" ? covered : queued).add(folder);
         earliest = Math.min(earliest, result.dueAt);
       });
@@ -143,16 +176,60 @@ export class ScanQueue implements ScanSink {
     return this.transaction(() => deliveries.claimDue(this.ctx, target, this.clock.now(), limit));
   }
 
-  recordDone(job: DeliveryJob, libraries: LibraryRef[]): void {
-    this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
+  /** The record* calls answer false when the claim is no longer ours (its lease ran out and was released). */
+  recordDone(job: DeliveryJob, libraries: LibraryRef[]): boolean {
+    return this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
   }
 
-  recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): void {
-    this.transaction(() => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, this.clock.now()));
+  recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): boolean {
+    return this.transaction(() => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, this.clock.now()));
   }
 
-  recordFailed(job: DeliveryJob, error: string, libraries: LibraryRef[] | null = null): void {
-    this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
+  recordFailed(job: DeliveryJob, error: string, libraries: LibraryRef[] | null = null): boolean {
+    return this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
+  }
+
+  recordSkipped(job: DeliveryJob, reason: string): boolean {
+    return this.transaction(() => deliveries.recordSkipped(this.ctx, job, reason, this.clock.now()));
+  }
+
+  /** Extends the lease of every claim this process holds. */
+  renewLeases(): number {
+    return this.transaction(() => deliveries.renewLeases(this.ctx, this.clock.now()));
+  }
+
+  /** Puts claims whose lease ran out back to pending; returns them. */
+  releaseExpiredLeases(): Array<{ id: number; owner: string }> {
+    return this.transaction(() => deliveries.releaseExpiredLeases(this.ctx, this.clock.now()));
+  }
+
+  // File-exists checks (driven by the scheduler).
+
+  /** Scans past their debounce whose imports are due to be looked for, oldest check first. */
+  dueFileChecks(limit: number): DueFileCheck[] {
+    return dueFileChecks(this.ctx, this.clock.now(), limit);
+  }
+
+  /** Records a check round; scans it released are announced to the scheduler. */
+  recordFileChecks(due: DueFileCheck[], results: FileCheckResult[]): FileCheckSummary {
+    const summary = this.transaction(() => recordFileChecks(this.ctx, due, results, this.clock.now()));
+    if (summary.releasedDueAt !== Infinity) this.notify(summary.releasedDueAt);
+    return summary;
+  }
+
+  /** When the next check round of some scan falls due, if any. */
+  nextFileCheckAt(): number | undefined {
+    return (this.ctx.fst.nextCheck.get() as { at: number | null }).at ?? undefined;
+  }
+
+  /** Scans waiting for their files to appear. */
+  countWaitingForFiles(): number {
+    return (this.ctx.fst.countWaiting.get() as { n: number }).n;
+  }
+
+  /** When the earliest lease of a claim in flight ends, if any. */
+  nextLeaseEnd(): number | undefined {
+    return (this.st.nextLeaseEnd.get() as { at: number | null }).at ?? undefined;
   }
 
   /** Gives up waiting deliveries of scans first requested at or before `cutoff`. */
@@ -172,10 +249,10 @@ export class ScanQueue implements ScanSink {
 
   private withDeliveries(rows: ScanRow[]): QueuedScan[] {
     if (rows.length === 0) return [];
-    const all = this.st.deliveriesIn.all(JSON.stringify(rows.map((r) => r.id))) as DeliveryRow[];
-    const byScan = new Map<number, DeliveryRow[]>();
-    for (const d of all) byScan.set(d.scan_id, [...(byScan.get(d.scan_id) ?? []), d]);
-    return rows.map((row) => toQueuedScan(row, byScan.get(row.id) ?? []));
+    const ids = JSON.stringify(rows.map((r) => r.id));
+    const byScan = groupBy(this.st.deliveriesIn.all(ids) as DeliveryRow[], (d) => d.scan_id);
+    const filesBy = groupBy(this.ctx.fst.filesIn.all(ids) as Array<FileRow & { scanId: number }>, (f) => f.scanId);
+    return rows.map((row) => toQueuedScan(row, byScan.get(row.id) ?? [], filesBy.get(row.id) ?? []));
   }
 
   /**
@@ -196,4 +273,15 @@ export class ScanQueue implements ScanSink {
       }
     }
   }
+}
+
+function groupBy<T>(items: T[], keyOf: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }

@@ -1,9 +1,10 @@
 import type { Target } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import { computeBackoff } from "./backoff.js";
-import { deliverFolder, type DeliveryOutcome } from "./deliver.js";
+import { deliverFolder, deliveryTargetOf, type DeliveryOutcome, type DeliveryTarget } from "./deliver.js";
+import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
+import { planOutcome, type OutcomeWrite } from "./record-outcome.js";
 import type { ScanQueue } from "./scan-queue.js";
 import { TargetHealth, type HealthState } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
@@ -11,17 +12,36 @@ import type { DeliveryJob } from "./types.js";
 /** The part of the queue the scheduler drives. */
 export type DeliveryQueue = Pick<
   ScanQueue,
-  "subscribe" | "claimDue" | "recordDone" | "recordRetry" | "recordFailed" | "expireWaiting" | "nextDueAt" | "oldestWaitingSince"
+  | "subscribe"
+  | "claimDue"
+  | "recordDone"
+  | "recordRetry"
+  | "recordFailed"
+  | "expireWaiting"
+  | "nextDueAt"
+  | "oldestWaitingSince"
+  | "renewLeases"
+  | "releaseExpiredLeases"
+  | "nextLeaseEnd"
+  | "recordSkipped"
+  | "dueFileChecks"
+  | "recordFileChecks"
+  | "nextFileCheckAt"
 >;
 
 export interface DeliveryOptions {
   queue: DeliveryQueue;
-  targets: Target[];
+  /** Where scans go: bare targets (their own path form, libraries listed each time) or built ones. */
+  targets: Array<Target | DeliveryTarget>;
   clock: Clock;
   logger: Logger;
   /** [0, 1) source for backoff jitter; Math.random by default. */
   random?: () => number;
   policy?: Partial<DeliveryPolicy>;
+  /** File-exists checks for scans that named files (the queue must have its fileChecks policy). */
+  fileChecker?: FileChecker;
+  /** Anchors that must be present before anything is delivered. */
+  anchors?: AnchorCheck;
 }
 
 export interface DeliveryHandle {
@@ -38,16 +58,24 @@ const MAX_TIMER_MS = 60 * 60_000;
 
 /** Starts delivering due scans to `targets`; one timer, armed at the earliest due time. */
 export function startDelivery(options: DeliveryOptions): DeliveryHandle {
-  const { queue, targets, clock, logger } = options;
+  const { queue, clock, logger } = options;
+  const targets = options.targets.map((t) => ("target" in t ? t : deliveryTargetOf(t)));
   const random = options.random ?? Math.random;
   const policy = resolvePolicy(options.policy);
-  const health = new Map(targets.map((t) => [t.name, new TargetHealth(t.name, logger)]));
-  const inFlight = new Map(targets.map((t) => [t.name, 0]));
+  const health = new Map(targets.map(({ target: t }) => [t.name, new TargetHealth(t.name, logger)]));
+  const inFlight = new Map(targets.map(({ target: t }) => [t.name, 0]));
   const running = new Set<Promise<void>>();
+  // Outcomes the database refused to record (disk full, I/O error): kept and
+  // written again on every tick, while their claims stay leased to us.
+  const unrecorded: OutcomeWrite[] = [];
+  const outcomes = { queue, policy, logger, random };
+  const gates = createGates({ queue, clock, logger, fileChecker: options.fileChecker, anchors: options.anchors, wake: () => tick() });
   let timer: unknown;
   let armedAt = Infinity;
   let stopping = false;
   let detached = false;
+  let renewedAt = clock.now();
+  let leasesCheckedAt = -Infinity;
 
   const unsubscribe = queue.subscribe((dueAt) => {
     if (!stopping && dueAt < armedAt) arm(dueAt);
@@ -65,28 +93,75 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     if (stopping) return;
     const now = clock.now();
     try {
-      expireOld(now);
-      for (const target of targets) {
+      writeUnrecorded();
+    } catch (error) {
+      logger.debug({ err: error, outcomes: unrecorded.length }, "the database still refuses the delivery outcomes");
+    }
+    try {
+      keepLeases(now);
+      // While anchors are missing they are looked for again now and then, and nothing
+      // is dropped either: the maximum age waits.
+      if (gates.anchorsMissing()) gates.anchorsOk(now);
+      else expireOld(now);
+      gates.runFileChecks(now);
+      const ready = targets.filter(({ target }) => {
         const free = policy.concurrencyPerTarget - (inFlight.get(target.name) ?? 0);
-        if (free <= 0 || health.get(target.name)?.isHeld(now)) continue;
-        for (const job of queue.claimDue(target.name, free)) start(target, job);
+        return free > 0 && !health.get(target.name)?.isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
+      });
+      // Missing anchors pause every delivery: nothing is sent and no attempt is counted.
+      const paused = ready.length > 0 && !gates.anchorsOk(now);
+      if (!paused) {
+        for (const dt of ready) {
+          const free = policy.concurrencyPerTarget - (inFlight.get(dt.target.name) ?? 0);
+          for (const job of queue.claimDue(dt.target.name, free)) start(dt, job);
+        }
       }
-      arm(nextWakeAt());
+      arm(Math.max(now, Math.min(nextWakeAt(now, paused), gates.nextWakeAt())));
     } catch (error) {
       // The database is the only thing that can throw here; try again shortly.
-      logger.error({ err: error }, "delivery scheduler could not read the queue");
+      logger.error({ err: error }, "delivery scheduler could not use the queue; retrying shortly");
       arm(now + policy.backoff.baseMs);
     }
   }
 
-  function nextWakeAt(): number {
+  function writeUnrecorded(): void {
+    while (unrecorded.length > 0) {
+      const write = unrecorded[0] as OutcomeWrite;
+      if (!write()) logger.warn("a delivery's claim was released before its outcome could be recorded; it will be delivered again");
+      unrecorded.shift();
+      if (unrecorded.length === 0) logger.info("recorded the delivery outcomes the database had refused");
+    }
+  }
+
+  /** Renews our claims (in flight or unrecorded) and releases claims whose lease ran out. */
+  function keepLeases(now: number): void {
+    const holding = running.size + unrecorded.length > 0;
+    if (holding && now - renewedAt >= policy.leaseRenewMs) {
+      queue.renewLeases();
+      renewedAt = now;
+    }
+    if (now - leasesCheckedAt < policy.leaseRenewMs) return;
+    leasesCheckedAt = now;
+    const released = queue.releaseExpiredLeases();
+    if (released.length > 0) {
+      const owners = [...new Set(released.map((r) => r.owner))];
+      logger.warn({ deliveries: released.length, owners }, "claims whose lease ran out were released; they will be delivered again");
+    }
+  }
+
+  /** The next time the scheduler has work of its own; due deliveries count only when not paused by the anchors. */
+  function nextWakeAt(now: number, paused: boolean): number {
     let at = Infinity;
-    for (const target of targets) {
+    for (const { target } of paused ? [] : targets) {
       if ((inFlight.get(target.name) ?? 0) >= policy.concurrencyPerTarget) continue; // a completion re-ticks
       const due = queue.nextDueAt(target.name);
       if (due !== undefined) at = Math.min(at, Math.max(due, health.get(target.name)?.heldUntil ?? 0));
     }
-    const oldest = queue.oldestWaitingSince();
+    if (running.size + unrecorded.length > 0) at = Math.min(at, renewedAt + policy.leaseRenewMs);
+    if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
+    const leaseEnd = queue.nextLeaseEnd();
+    if (leaseEnd !== undefined) at = Math.min(at, Math.max(leaseEnd, leasesCheckedAt + policy.leaseRenewMs, now));
+    const oldest = paused ? undefined : queue.oldestWaitingSince();
     return oldest === undefined ? at : Math.min(at, oldest + policy.maxAgeMs);
   }
 
@@ -99,13 +174,14 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     }
   }
 
-  function start(target: Target, job: DeliveryJob): void {
+  function start(dt: DeliveryTarget, job: DeliveryJob): void {
+    const { target } = dt;
     inFlight.set(target.name, (inFlight.get(target.name) ?? 0) + 1);
-    const work = deliverFolder(target, job.folder)
+    const work = deliverFolder(dt, job)
       .then((outcome) => {
         if (!detached) record(target, job, outcome);
       })
-      .catch((error: unknown) => logger.error({ err: error, folder: job.folder }, "could not record a delivery"))
+      .catch((error: unknown) => logger.error({ err: error, folder: job.folder }, "delivery bookkeeping failed"))
       .finally(() => {
         inFlight.set(target.name, (inFlight.get(target.name) ?? 1) - 1);
         running.delete(work);
@@ -115,40 +191,20 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   }
 
   function record(target: Target, job: DeliveryJob, outcome: DeliveryOutcome): void {
-    const now = clock.now();
-    const state = health.get(target.name) as TargetHealth;
-    const retryAt = now + computeBackoff(job.attempts + 1, policy.backoff, random);
-    const where = { target: target.name, folder: job.folder, attempt: job.attempts + 1 };
-    switch (outcome.kind) {
-      case "done":
-        state.recordSuccess();
-        queue.recordDone(job, outcome.libraries);
-        logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, "scan delivered");
-        return;
-      case "unavailable":
-        state.recordUnavailable(outcome.error, now + computeBackoff(state.consecutiveFailures + 1, policy.backoff, random));
-        queue.recordRetry(job, retryAt, outcome.error, outcome.libraries);
-        logger.debug({ ...where, error: outcome.error, retryAt }, "delivery failed, will retry");
-        return;
-      case "auth":
-        state.recordAuthFailure(outcome.error, now + policy.authRetryMs);
-        queue.recordRetry(job, now + policy.authRetryMs, outcome.error, outcome.libraries);
-        return;
-      case "fatal":
-        state.recordSuccess();
-        queue.recordFailed(job, outcome.error, outcome.libraries);
-        logger.warn({ ...where, error: outcome.error }, "scan refused by the target; marked failed");
-        return;
-      case "no-library":
-        state.recordSuccess();
-        if (job.attempts + 1 >= policy.noLibraryAttempts) {
-          queue.recordFailed(job, outcome.error);
-          logger.warn({ ...where, error: outcome.error }, "no library contains the folder; marked failed");
-        } else {
-          queue.recordRetry(job, retryAt, outcome.error);
-          logger.warn({ ...where, error: outcome.error, retryAt }, "no library contains the folder; will retry");
-        }
-        return;
+    const write = planOutcome(outcomes, target.name, health.get(target.name) as TargetHealth, job, outcome, clock.now());
+    if (unrecorded.length > 0) {
+      unrecorded.push(write);
+      return;
+    }
+    try {
+      if (!write())
+        logger.warn({ folder: job.folder, target: target.name }, "a delivery's claim was released before its outcome was recorded");
+    } catch (error) {
+      unrecorded.push(write);
+      logger.error(
+        { err: error, folder: job.folder, target: target.name },
+        "could not record a delivery; keeping its outcome and retrying",
+      );
     }
   }
 
@@ -167,6 +223,15 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       if (running.size > 0) {
         logger.warn({ inFlight: running.size }, "stopped with deliveries in flight; they resume on the next start");
       }
+    }
+    await gates.idle();
+    try {
+      writeUnrecorded();
+    } catch (error) {
+      logger.error(
+        { err: error, outcomes: unrecorded.length },
+        "stopped with delivery outcomes the database refused; they are delivered again on the next start",
+      );
     }
     // Late answers must not touch a database the caller is about to close.
     detached = true;

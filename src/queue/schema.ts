@@ -44,6 +44,83 @@ const MIGRATIONS: string[] = [
   CREATE UNIQUE INDEX scan_delivery_scan_target ON scan_delivery (scan_id, target);
   CREATE INDEX scan_delivery_due ON scan_delivery (state, target, due_at);
   `,
+  // 2: claims carry an owner and a lease; deliveries carry their scan's
+  // priority so the claim is an index range scan; states that later steps
+  // use (files to wait for, confirmation, skipped targets, cancelled scans).
+  // SQLite cannot alter a CHECK constraint, so both tables are rebuilt.
+  `
+  CREATE TABLE scan_queue_v2 (
+    id INTEGER PRIMARY KEY,
+    folder TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('open', 'closed', 'done', 'unconfirmed', 'failed', 'cancelled')),
+    priority INTEGER NOT NULL,
+    requests INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    event TEXT NOT NULL,
+    first_requested_at INTEGER NOT NULL,
+    last_requested_at INTEGER NOT NULL,
+    due_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    -- none: no file to wait for; waiting: named files not yet seen; ready: all seen
+    -- (or the folder is scanned anyway after the checks ran out).
+    files_state TEXT NOT NULL DEFAULT 'none' CHECK (files_state IN ('none', 'waiting', 'ready')),
+    file_checks INTEGER NOT NULL DEFAULT 0,
+    file_check_at INTEGER NOT NULL DEFAULT 0,
+    detail TEXT
+  );
+  INSERT INTO scan_queue_v2 (id, folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, finished_at)
+    SELECT id, folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, finished_at FROM scan_queue;
+
+  CREATE TABLE scan_delivery_v2 (
+    id INTEGER PRIMARY KEY,
+    scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    -- waiting: held back by its scan (files not seen yet); pending: claimable once due;
+    -- delivering: claimed by owner until lease_until; confirming: accepted, being confirmed;
+    -- skipped: the target has no library for the folder.
+    state TEXT NOT NULL CHECK (state IN ('waiting', 'pending', 'delivering', 'confirming', 'done', 'unconfirmed', 'skipped', 'failed', 'cancelled')),
+    priority INTEGER NOT NULL,
+    due_at INTEGER NOT NULL,
+    retry_at INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    libraries TEXT,
+    owner TEXT,
+    lease_until INTEGER,
+    delivered_at INTEGER,
+    detail TEXT,
+    updated_at INTEGER NOT NULL
+  );
+  INSERT INTO scan_delivery_v2 (id, scan_id, target, state, priority, due_at, retry_at, attempts, last_error, libraries, updated_at)
+    SELECT d.id, d.scan_id, d.target, d.state, s.priority, d.due_at, d.retry_at, d.attempts, d.last_error, d.libraries, d.updated_at
+    FROM scan_delivery d JOIN scan_queue s ON s.id = d.scan_id;
+
+  DROP TABLE scan_delivery;
+  DROP TABLE scan_queue;
+  ALTER TABLE scan_queue_v2 RENAME TO scan_queue;
+  ALTER TABLE scan_delivery_v2 RENAME TO scan_delivery;
+
+  CREATE UNIQUE INDEX scan_queue_open_folder ON scan_queue (folder) WHERE state = 'open';
+  CREATE INDEX scan_queue_state_first ON scan_queue (state, first_requested_at);
+  CREATE INDEX scan_queue_state_finished ON scan_queue (state, finished_at);
+  CREATE INDEX scan_queue_last_requested ON scan_queue (last_requested_at);
+  CREATE INDEX scan_queue_file_checks ON scan_queue (file_check_at) WHERE files_state = 'waiting';
+
+  CREATE UNIQUE INDEX scan_delivery_scan_target ON scan_delivery (scan_id, target);
+  -- The claim: best priority first, then the earliest due; a range scan per priority.
+  CREATE INDEX scan_delivery_claim ON scan_delivery (target, priority, due_at, id) WHERE state = 'pending';
+  CREATE INDEX scan_delivery_next ON scan_delivery (target, due_at) WHERE state = 'pending';
+  CREATE INDEX scan_delivery_lease ON scan_delivery (lease_until) WHERE state = 'delivering';
+
+  -- Files a scan waits for (imports) or expects gone (deletions), in the media server's path form.
+  CREATE TABLE scan_file (
+    scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    deletion INTEGER NOT NULL DEFAULT 0,
+    seen INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (scan_id, path)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */
@@ -51,12 +128,23 @@ export function migrateQueue(db: Database): void {
   db.exec("CREATE TABLE IF NOT EXISTS scan_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const row = db.prepare("SELECT MAX(version) AS version FROM scan_migrations").get() as { version: number | null };
   const current = row.version ?? 0;
-  MIGRATIONS.forEach((sql, index) => {
-    const version = index + 1;
-    if (version <= current) return;
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare("INSERT INTO scan_migrations (version, applied_at) VALUES (?, ?)").run(version, Date.now());
-    })();
-  });
+  if (current >= MIGRATIONS.length) return;
+  // Table rebuilds must not cascade deletes through the foreign keys; the
+  // pragma is a no-op inside a transaction, so it is switched around them.
+  const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number;
+  db.pragma("foreign_keys = OFF");
+  try {
+    MIGRATIONS.forEach((sql, index) => {
+      const version = index + 1;
+      if (version <= current) return;
+      db.transaction(() => {
+        db.exec(sql);
+        const broken = db.pragma("foreign_key_check") as unknown[];
+        if (broken.length > 0) throw new Error(`queue migration ${version} left ${broken.length} broken references`);
+        db.prepare("INSERT INTO scan_migrations (version, applied_at) VALUES (?, ?)").run(version, Date.now());
+      })();
+    });
+  } finally {
+    if (foreignKeys) db.pragma("foreign_keys = ON");
+  }
 }

@@ -28,58 +28,100 @@ export function prepareStatements(db: Database) {
     setScanState: p<[string, number | null, number]>("UPDATE scan_queue SET state = ?, finished_at = ? WHERE id = ?"),
     closeScan: p<[number]>("UPDATE scan_queue SET state = 'closed' WHERE id = ? AND state = 'open'"),
     deleteScan: p<[number]>("DELETE FROM scan_queue WHERE id = ?"),
-    insertDelivery: p<[number, string, number, number]>(
-      "INSERT OR IGNORE INTO scan_delivery (scan_id, target, state, due_at, updated_at) VALUES (?, ?, 'pending', ?, ?)",
+    insertDelivery: p<[number, string, string, number, number, number]>(
+      "INSERT OR IGNORE INTO scan_delivery (scan_id, target, state, priority, due_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
-    pushDeliveries: p<[number, number, number]>(
-      "UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET due_at = MAX(?, retry_at), updated_at = ? WHERE scan_id = ? AND state = 'pending'",
+    pushDeliveries: p<[number, number, number, number]>(
+      `UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET due_at = MAX(?, retry_at), priority = ?, updated_at = ?
+       WHERE scan_id = ? AND state IN ('pending', 'waiting')`,
     ),
     deleteDeliveries: p<[number]>("DELETE FROM scan_delivery WHERE scan_id = ?"),
     deliveriesOf: p<[number]>("SELECT * FROM scan_delivery WHERE scan_id = ? ORDER BY target"),
     deliveriesIn: p<[string]>("SELECT * FROM scan_delivery WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, target"),
-    claimable: p<[string, number, number]>(
+    // The claim walks the partial index one priority at a time: the next
+    // priority that has a pending delivery, then its due ones in due order.
+    // Each step is an index seek, whatever the backlog.
+    nextPriority: p<[string, number]>(
+      "SELECT MIN(priority) AS priority FROM scan_delivery INDEXED BY scan_delivery_claim WHERE state = 'pending' AND target = ? AND priority > ?",
+    ),
+    claimable: p<[string, number, number, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, s.folder AS folder, d.target AS target, d.attempts AS attempts,
        s.first_requested_at AS firstRequestedAt
-       FROM scan_delivery d JOIN scan_queue s ON s.id = d.scan_id
-       WHERE d.state = 'pending' AND d.target = ? AND d.due_at <= ?
-       ORDER BY s.priority, d.due_at, d.id LIMIT ?`,
+       FROM scan_delivery d INDEXED BY scan_delivery_claim JOIN scan_queue s ON s.id = d.scan_id
+       WHERE d.state = 'pending' AND d.target = ? AND d.priority = ? AND d.due_at <= ?
+       ORDER BY d.due_at, d.id LIMIT ?`,
     ),
-    markDelivering: p<[number, number]>("UPDATE scan_delivery SET state = 'delivering', updated_at = ? WHERE id = ? AND state = 'pending'"),
-    markDone: p<[string | null, number, number]>(
-      `UPDATE scan_delivery SET state = 'done', attempts = attempts + 1, libraries = COALESCE(?, libraries),
-       updated_at = ? WHERE id = ? AND state = 'delivering'`,
+    markDelivering: p<[string, number, number, number]>(
+      "UPDATE scan_delivery SET state = 'delivering', owner = ?, lease_until = ?, updated_at = ? WHERE id = ? AND state = 'pending'",
     ),
-    markRetry: p<[number, number, string, string | null, number, number]>(
+    renewLeases: p<[number, string]>(
+      "UPDATE scan_delivery INDEXED BY scan_delivery_lease SET lease_until = ? WHERE state = 'delivering' AND owner = ?",
+    ),
+    // Never our own claims: a live owner holds each of them in memory.
+    expiredLeases: p<[number, string]>(
+      `SELECT id, scan_id AS scanId, owner FROM scan_delivery INDEXED BY scan_delivery_lease
+       WHERE state = 'delivering' AND lease_until < ? AND owner IS NOT ?`,
+    ),
+    releaseLease: p<[number, number]>(
+      "UPDATE scan_delivery SET state = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering'",
+    ),
+    nextLeaseEnd: p<[]>("SELECT MIN(lease_until) AS at FROM scan_delivery INDEXED BY scan_delivery_lease WHERE state = 'delivering'"),
+    // Recording an outcome needs the claim still to be ours: a claim whose
+    // lease ran out went back to pending and may be someone else's by now.
+    markDone: p<[string | null, number, number, number, string]>(
+      `UPDATE scan_delivery SET state = 'done', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
+       owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+    ),
+    markRetry: p<[number, number, string, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'pending', attempts = attempts + 1, retry_at = ?,
        due_at = MAX(?, (SELECT due_at FROM scan_queue WHERE id = scan_id)), last_error = ?,
-       libraries = COALESCE(?, libraries), updated_at = ? WHERE id = ? AND state = 'delivering'`,
+       libraries = COALESCE(?, libraries), owner = NULL, lease_until = NULL, updated_at = ?
+       WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
-    markFailed: p<[string, string | null, number, number]>(
+    markFailed: p<[string, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'failed', attempts = attempts + 1, last_error = ?,
-       libraries = COALESCE(?, libraries), updated_at = ? WHERE id = ? AND state = 'delivering'`,
+       libraries = COALESCE(?, libraries), owner = NULL, lease_until = NULL, updated_at = ?
+       WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
+    markSkipped: p<[string, number, number, string]>(
+      `UPDATE scan_delivery SET state = 'skipped', attempts = attempts + 1, last_error = ?, owner = NULL, lease_until = NULL,
+       updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+    ),
+    // A target taken out of the config is no longer waited for. Start-up only:
+    // it walks one index of every delivery.
+    dropRemovedTargets: p<[string, number, string]>(
+      `UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'skipped', last_error = ?, owner = NULL, lease_until = NULL, updated_at = ?
+       WHERE state IN ('waiting', 'pending', 'delivering', 'confirming') AND target NOT IN (SELECT value FROM json_each(?))
+       RETURNING scan_id AS scanId`,
+    ),
+    importsOf: p<[number]>("SELECT path, deletion FROM scan_file WHERE scan_id = ? ORDER BY path"),
     deliveryStates: p<[number]>("SELECT state, COUNT(*) AS n FROM scan_delivery WHERE scan_id = ? GROUP BY state"),
-    nextDue: p<[string]>("SELECT MIN(due_at) AS at FROM scan_delivery WHERE state = 'pending' AND target = ?"),
+    nextDue: p<[string]>(
+      "SELECT MIN(due_at) AS at FROM scan_delivery INDEXED BY scan_delivery_next WHERE state = 'pending' AND target = ?",
+    ),
     oldestWaiting: p<[]>(
       `SELECT MIN(s.first_requested_at) AS at FROM scan_queue s WHERE s.state IN ('open', 'closed')
-       AND EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state = 'pending')`,
+       AND EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state IN ('pending', 'waiting'))`,
     ),
     waitingSince: p<[number]>(
       `SELECT * FROM scan_queue s WHERE s.state IN ('open', 'closed') AND s.first_requested_at <= ?
-       AND EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state = 'pending')`,
+       AND EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state IN ('pending', 'waiting'))`,
     ),
     expireDeliveries: p<[string, number, number]>(
       `UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'failed', last_error = ? || COALESCE(last_error, 'none, never attempted'),
-       updated_at = ? WHERE scan_id = ? AND state = 'pending'`,
+       updated_at = ? WHERE scan_id = ? AND state IN ('pending', 'waiting')`,
     ),
-    resetDelivering: p<[number]>("UPDATE scan_delivery SET state = 'pending', updated_at = ? WHERE state = 'delivering'"),
+    resetDelivering: p<[number]>(
+      "UPDATE scan_delivery SET state = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE state = 'delivering'",
+    ),
     reopenable: p<[]>(
       `SELECT id FROM scan_queue s WHERE s.state = 'closed'
-       AND NOT EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state <> 'pending')`,
+       AND NOT EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state NOT IN ('pending', 'waiting'))`,
     ),
     addMissingDeliveries: p<[string, number]>(
-      `INSERT OR IGNORE INTO scan_delivery (scan_id, target, state, due_at, updated_at)
-       SELECT id, ?, 'pending', due_at, ? FROM scan_queue WHERE state IN ('open', 'closed')`,
+      `INSERT OR IGNORE INTO scan_delivery (scan_id, target, state, priority, due_at, updated_at)
+       SELECT id, ?, CASE files_state WHEN 'waiting' THEN 'waiting' ELSE 'pending' END, priority, due_at, ? FROM scan_queue
+       WHERE state IN ('open', 'closed')`,
     ),
     countPending: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state IN ('open', 'closed')"),
     countFailed: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state = 'failed'"),

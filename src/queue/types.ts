@@ -1,7 +1,23 @@
 /** What the queue shows about a scan; `delivering` while any target is being called. */
-export type ScanState = "pending" | "delivering" | "done" | "failed";
+export type ScanState = "pending" | "waiting-for-files" | "delivering" | "done" | "unconfirmed" | "failed" | "cancelled";
 
-export type DeliveryState = "pending" | "delivering" | "done" | "failed";
+export type DeliveryState =
+  | "waiting"
+  | "pending"
+  | "delivering"
+  | "confirming"
+  | "done"
+  | "unconfirmed"
+  | "skipped"
+  | "failed"
+  | "cancelled";
+
+/** A file a scan named: an import it waits to see (until `seen`), or a deletion. */
+export interface ScanFileView {
+  path: string;
+  deleted: boolean;
+  seen: boolean;
+}
 
 export interface LibraryRef {
   id: string;
@@ -40,6 +56,12 @@ export interface QueuedScan extends ScanFacts {
   state: ScanState;
   finishedAt: number | null;
   deliveries: DeliveryView[];
+  files: ScanFileView[];
+  /** File-exists check rounds made so far, and when the next one is due (while waiting for files). */
+  fileChecks: number;
+  nextFileCheckAt: number | null;
+  /** What happened beyond the deliveries (e.g. "scanned the folder anyway: …"), if anything. */
+  detail: string | null;
 }
 
 /** A delivery claimed by the scheduler; it is `delivering` until reported back. */
@@ -51,6 +73,8 @@ export interface DeliveryJob {
   /** Attempts made before this one. */
   attempts: number;
   firstRequestedAt: number;
+  /** Imports the request named (media-server paths), when the scan deleted nothing; a target may narrow its scan to them. */
+  files: string[];
 }
 
 /** A scan given up by the maximum-age rule. */

@@ -9,6 +9,12 @@ export interface LibraryCatalog {
   /** undefined until the libraries could be read once. */
   knownLibraries(): Library[] | undefined;
   refreshLibraries(): Promise<unknown>;
+  /**
+   * The libraries holding `folder` (media-server path form) on any target,
+   * each in its own path form; undefined when that cannot be told yet. Without
+   * it, `knownLibraries()` is searched directly.
+   */
+  librariesHolding?(folder: string): Library[] | undefined;
 }
 
 /** Where accepted requests go; resolves once they are committed. */
@@ -89,16 +95,25 @@ function mapPath(mapper: PathMapper, path: string): string {
 
 async function splitByLibrary(folders: string[], deps: IngestDeps): Promise<{ matched: string[]; unmatched: string[] }> {
   const catalog = deps.libraries;
-  const split = (libraries: Library[] | undefined) => {
-    if (!libraries) return { matched: folders, unmatched: [] };
-    const matched = folders.filter((f) => findLibrariesFor(f, libraries).length > 0);
-    return { matched, unmatched: folders.filter((f) => !matched.includes(f)) };
+  const holds = (folder: string): boolean => {
+    if (!catalog) return true;
+    const holding = catalog.librariesHolding ? catalog.librariesHolding(folder) : within(catalog.knownLibraries(), folder);
+    return holding === undefined || holding.length > 0;
   };
-  const first = split(catalog?.knownLibraries());
+  const split = () => {
+    const matched = folders.filter(holds);
+    const kept = new Set(matched);
+    return { matched, unmatched: folders.filter((f) => !kept.has(f)) };
+  };
+  const first = split();
   if (!catalog || first.unmatched.length === 0) return first;
   // The libraries may be stale (a library added since the last refresh): look once more.
   await withTimeout(catalog.refreshLibraries(), deps.refreshTimeoutMs ?? 3_000);
-  return split(catalog.knownLibraries());
+  return split();
+}
+
+function within(libraries: Library[] | undefined, folder: string): Library[] | undefined {
+  return libraries && findLibrariesFor(folder, libraries);
 }
 
 async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {

@@ -5,18 +5,19 @@ import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
 import { createPathMapper } from "../paths/mapper.js";
-import { openDatabase } from "../queue/database.js";
+import { openDatabase, type Database } from "../queue/database.js";
+import { startCheckpointer } from "../queue/checkpointer.js";
+import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createCompatDeps } from "../server/compat/deps.js";
-import { startWatchers } from "../watch/start.js";
-import { createPlexTarget } from "../targets/plex/plex-target.js";
-import { createScannerTargetFromConfig } from "../targets/plex/scanner-target.js";
+import { startWatchers, type WatchHandle } from "../watch/start.js";
+import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
 import type { DriveMonitor } from "../drive/monitor.js";
-import { catalogOf } from "./catalog.js";
-import { startDriveWiring } from "./drive.js";
+import { catalogOfTargets } from "./target-catalog.js";
+import { startDriveWiring, type DriveHandle } from "./drive.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -24,8 +25,10 @@ export interface ServiceDeps {
   logger: Logger;
   clock: Clock;
   env: NodeJS.ProcessEnv;
-  /** Replaces the target built from the config (tests). */
+  /** Replaces the targets built from the config (tests). */
   target?: Target;
+  /** Per-request time-out of the HTTP targets (tests pass a short one; 30 s by default). */
+  targetTimeoutMs?: number;
 }
 
 export interface RunningService {
@@ -38,28 +41,42 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Builds and starts everything `scanarr serve` runs; the composition root. */
+/**
+ * Builds and starts everything `scanarr serve` runs; the composition root.
+ * Order matters: the instance lock before the database is touched (a second
+ * serve must change nothing), the port before any delivery starts (a serve
+ * that cannot bind must not have claimed work).
+ */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
+  const lock = acquireInstanceLock(deps.paths.dataDir);
+  let db: Database | undefined;
+  try {
+    db = openDatabase(deps.paths.database);
+    return await startWithDatabase(deps, db, lock);
+  } catch (error) {
+    if (db?.open) db.close();
+    lock.release();
+    throw error;
+  }
+}
+
+async function startWithDatabase(deps: ServiceDeps, db: Database, lock: InstanceLock): Promise<RunningService> {
   const { config, logger, clock } = deps;
   const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
   const shutdown = new AbortController();
-  const target = deps.target ?? buildTarget(deps, shutdown.signal);
-  const db = openDatabase(deps.paths.database);
+  const targets = buildAll(deps, shutdown.signal);
   const queue = new ScanQueue({
     db,
     clock,
-    targets: [target.name],
+    targets: targets.map((b) => b.target.name),
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
     logger,
   });
-  const pending = queue.countPending();
-  if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
-  const delivery: DeliveryHandle = startDelivery({ queue, targets: [target], clock, logger });
-  const drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
+  let delivery: DeliveryHandle | undefined;
+  let drive: DriveHandle | undefined;
+  let watch: WatchHandle | undefined;
   const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
-  // anchorsOk: the integrator connects the anchor check (issue 10) here.
-  const watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
@@ -69,25 +86,31 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     mapper,
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
-    libraries: catalogOf(target, clock),
+    libraries: catalogOfTargets(targets),
     compat: createCompatDeps(config, { clock }),
     status: () => ({
-      target: target.name,
-      targets: delivery.targetStates(),
-      drive: config.CLOUD.ENABLED ? (drive.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
-      watch: watch.status(),
+      target: targets[0]?.target.name,
+      targets: delivery?.targetStates() ?? {},
+      drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+      watch: watch?.status() ?? [],
     }),
   });
   let address: Awaited<ReturnType<typeof listen>>;
   try {
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {
-    await delivery.stop(1_000);
-    await drive.stop();
-    await watch.stop();
-    db.close();
+    shutdown.abort();
     throw error;
   }
+  const checkpointer = startCheckpointer(deps.paths.database, logger);
+  const pending = queue.countPending();
+  if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
+  for (const b of targets) b.start();
+  delivery = startDelivery({ queue, targets, clock, logger });
+  drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
+  // anchorsOk: the integrator connects the anchor check (queue/gates.ts) here.
+  watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
+  const running = { delivery, drive, watch };
   return {
     host: address.address,
     port: address.port,
@@ -96,24 +119,27 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await drive.stop();
-      await watch.stop();
-      await delivery.stop(10_000);
+      await running.drive.stop();
+      await running.watch.stop();
+      await running.delivery.stop(10_000);
       shutdown.abort();
       server.closeAllConnections();
       await closed;
+      await checkpointer.stop();
       db.close();
+      lock.release();
     },
   };
 }
 
-function buildTarget(deps: ServiceDeps, signal: AbortSignal): Target {
-  if (deps.config.PLEX_SCAN_METHOD === "scanner") {
-    return createScannerTargetFromConfig(deps.config, { env: deps.env, logger: deps.logger, signal });
-  }
-  const target = createPlexTarget(deps.config, { clock: deps.clock, logger: deps.logger });
-  // Fetches the libraries now and then periodically; a failure is logged, never thrown.
-  target.start();
-  signal.addEventListener("abort", () => target.stop(), { once: true });
-  return target;
+/** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */
+function buildAll(deps: ServiceDeps, signal: AbortSignal): BuiltTarget[] {
+  const { config, logger, clock, env } = deps;
+  const built = deps.target
+    ? [builtFromTarget(deps.target, { clock, logger })]
+    : buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
+  signal.addEventListener("abort", () => {
+    for (const b of built) b.stop();
+  });
+  return built;
 }

@@ -30,7 +30,7 @@ describe("the login, TRIGGERS and WATCH keys", () => {
       "SERVER_PASSWORD_HASH: must be an argon2id hash as written by `scanarr passwd` (or empty)",
       "TRIGGERS[0].NAME: must be one or more of A-Z a-z 0-9 . _ ~ - (it is the last segment of /triggers/<NAME>)",
       'TRIGGERS[0].TYPE: must be one of "sonarr", "radarr", "lidarr", "readarr", "manual", got the string "sportarr"',
-      "TRIGGERS[1]: NAME is required",
+      "TRIGGERS[1].NAME: missing; it is required",
       'TRIGGERS[2]: must be an object, got the string "radarr"',
       'WATCH[0].PATHS: must be an array of strings, got the string "/srv"',
       'WATCH[0].MODE: must be one of "events", "poll", got the string "inotify"',

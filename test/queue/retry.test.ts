@@ -70,16 +70,15 @@ describe("retries", () => {
     ]);
   });
 
-  it("retries a folder that no library contains a few times, then fails it with the reason", async () => {
+  it("skips a target that has no library for the folder, and fails the scan when no target has one", async () => {
     const { queue, clock } = createQueue({ delayMs: 0 });
     const plex = recordingTarget(clock);
-    startDelivery({ queue, targets: [plex], clock, logger: silentLogger(), random: () => 0, policy: { backoff, noLibraryAttempts: 3 } });
+    startDelivery({ queue, targets: [plex], clock, logger: silentLogger(), random: () => 0, policy: { backoff } });
     queue.enqueue([request("/elsewhere/Show")]);
     await advance(clock, 0);
-    expect(queue.listPending()[0]?.deliveries[0]).toMatchObject({ attempts: 1, state: "pending" });
-    await advanceInSteps(clock, 60_000);
     const [failed] = queue.listFailed();
-    expect(failed?.deliveries[0]).toMatchObject({ attempts: 3, state: "failed" });
+    expect(failed?.state).toBe("failed");
+    expect(failed?.deliveries[0]).toMatchObject({ attempts: 1, state: "skipped" });
     expect(failed?.deliveries[0]?.lastError).toBe(
       "no library of plex contains /elsewhere/Show (locations: TV=/data/TV, Movies=/data/Movies)",
     );

@@ -1,4 +1,6 @@
-import { TargetAuthError, TargetFatalError, TargetUnavailableError, UserError, type Library } from "../../domain.js";
+import { TargetUnavailableError, type Library } from "../../domain.js";
+import { isTargetError, redactSecrets } from "../http-errors.js";
+import { parseServerUrl } from "../server-url.js";
 import { errorForFailure, errorForStatus } from "./errors.js";
 
 export interface PlexApiOptions {
@@ -6,6 +8,9 @@ export interface PlexApiOptions {
   baseUrl: string;
   /** PLEX_TOKEN; empty for an unclaimed server or an allowed network. */
   token: string;
+  /** The config keys of the URL and the token, for messages; PLEX_LOCAL_URL and PLEX_TOKEN by default. */
+  urlKey?: string;
+  tokenKey?: string;
   /** Per request, body included. Defaults to 10 s. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -27,8 +32,7 @@ export class PlexApiClient {
   private readonly fetchFn: typeof fetch;
 
   constructor(options: PlexApiOptions) {
-    const url = parseBaseUrl(options.baseUrl);
-    this.root = url.origin + url.pathname.replace(/\/+$/, "");
+    this.root = parseServerUrl(options.baseUrl, options.urlKey ?? "PLEX_LOCAL_URL", options.tokenKey ?? "PLEX_TOKEN");
     this.where = this.root;
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -72,7 +76,7 @@ export class PlexApiClient {
       }
       return { text: await response.text(), type: response.headers.get("content-type") ?? "" };
     } catch (error) {
-      throw this.redacted(isDomainError(error) ? error : errorForFailure(error, action, this.where, this.timeoutMs));
+      throw this.redacted(isTargetError(error) ? error : errorForFailure(error, action, this.where, this.timeoutMs));
     }
   }
 
@@ -88,34 +92,8 @@ export class PlexApiClient {
 
   /** Belt and braces: no message leaves this class with the token in it. */
   private redacted(error: Error): Error {
-    if (this.token.length >= 4 && error.message.includes(this.token)) {
-      error.message = error.message.split(this.token).join("[redacted]");
-    }
-    return error;
+    return redactSecrets(error, [this.token]);
   }
-}
-
-function isDomainError(error: unknown): error is Error {
-  return error instanceof TargetAuthError || error instanceof TargetUnavailableError || error instanceof TargetFatalError;
-}
-
-function parseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UserError(`PLEX_LOCAL_URL is not a URL: ${JSON.stringify(baseUrl)}`, 2);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UserError(`PLEX_LOCAL_URL must start with http:// or https://, not ${url.protocol}`, 2);
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new UserError("PLEX_LOCAL_URL must not contain a user name or password; use PLEX_TOKEN", 2);
-  }
-  if (url.search !== "") {
-    throw new UserError("PLEX_LOCAL_URL must not contain a query string; put the token in PLEX_TOKEN", 2);
-  }
-  return url;
 }
 
 /** What `GET /identity` says about the server. */

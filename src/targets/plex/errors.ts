@@ -1,4 +1,5 @@
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../domain.js";
+import { errorForFailure as errorForNoAnswer } from "../http-errors.js";
 
 /**
  * The one place where Plex's answers become domain errors (apis.md §1.4).
@@ -26,24 +27,5 @@ export function errorForStatus(status: number, action: string, where: string): E
 
 /** A request that got no HTTP answer at all: refused, reset, DNS, or our own timeout. */
 export function errorForFailure(error: unknown, action: string, where: string, timeoutMs: number): Error {
-  if (isTimeout(error)) {
-    return new TargetUnavailableError(`Plex at ${where} did not answer within ${timeoutMs} ms when asked to ${action}`);
-  }
-  return new TargetUnavailableError(`Plex at ${where} is unreachable (${describeCause(error)}) when asked to ${action}`);
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-}
-
-/** undici hides the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
-function describeCause(error: unknown): string {
-  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  if (typeof cause === "object" && cause !== null) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    const message = (cause as { message?: unknown }).message;
-    if (typeof message === "string" && message !== "") return message;
-  }
-  return String(cause);
+  return errorForNoAnswer(error, action, { kind: "Plex", where, credential: "PLEX_TOKEN" }, timeoutMs);
 }

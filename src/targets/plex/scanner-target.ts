@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../../domain.js";
+import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
 import type { Logger } from "../../lib/logger.js";
 import { openPlexLibraryDb } from "./library-db.js";
@@ -48,7 +49,7 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
   }
 
   return {
-    name: "plex-scanner",
+    name: PLEX_TARGET_NAMES.scanner,
     async listLibraries() {
       try {
         const db = openDb(options.databasePath);

@@ -1,0 +1,90 @@
+/**
+ * Drain after an outage: a database holding N pending, due scans (100,000 by
+ * default) is handed to the real `scanarr serve` in a child process, against
+ * the loopback fake Plex. Reports deliveries per second over the drain (refresh
+ * calls the fake received) and, while it drains, the latency of webhooks
+ * posted by autocannon. Bounded: stops after `limitSec` seconds.
+ *
+ *   node --import tsx bench/queue-drain.ts [pending] [limitSec] [loadSec]
+ */
+import { mkdirSync } from "node:fs";
+import { ManualClock } from "../src/lib/clock.js";
+import { resolveInstallPaths } from "../src/lib/install-paths.js";
+import { silentLogger } from "../src/lib/logger.js";
+import { openDatabase } from "../src/queue/database.js";
+import { ScanQueue } from "../src/queue/scan-queue.js";
+import { startFakePlex } from "../test/fakes/plex.js";
+import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
+import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import { runLoad } from "./lib/load.js";
+import { startServeChild } from "./lib/serve-child.js";
+import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
+
+const pending = Number(process.argv[2] ?? 100_000);
+const limitSec = Number(process.argv[3] ?? 180);
+const loadSec = Number(process.argv[4] ?? 10);
+
+try {
+  await measure();
+} finally {
+  await runCleanup();
+}
+
+async function measure(): Promise<void> {
+  const plex = await startFakePlex({ sections: BENCH_SECTIONS });
+  onCleanup(() => plex.close());
+  const installDir = makeTempDir();
+  const paths = resolveInstallPaths(installDir);
+  mkdirSync(paths.dataDir, { recursive: true });
+  writeBenchConfig(installDir, benchConfig(plex.url, plex.token, { SERVER_SCAN_DELAY: 0 }));
+  fillQueue(paths.database, pending);
+  const serve = await startServeChild(installDir, { logLevel: "warn" });
+  // The history keeps only the latest finished scans, so count what reached Plex.
+  const doneCount = () => plex.refreshes.length;
+
+  const started = Date.now();
+  const samples: Array<{ at: number; done: number }> = [];
+  const sampler = setInterval(() => samples.push({ at: Date.now() - started, done: doneCount() }), 1_000);
+  onCleanup(() => clearInterval(sampler));
+  // Webhooks for new folders while the backlog drains (a new season folder each).
+  const load = await runLoad({
+    url: `http://127.0.0.1:${serve.port}/${BENCH_PASS}`,
+    connections: 16,
+    durationSec: loadSec,
+    bodyOf: (n) => sonarrDownloadBody({ series: 900_000 + n, season: 1, episode: 1 }),
+  });
+  while (doneCount() < pending && Date.now() - started < limitSec * 1_000) await new Promise((r) => setTimeout(r, 250));
+  clearInterval(sampler);
+  const seconds = (Date.now() - started) / 1_000;
+  const done = doneCount();
+  const duplicates = plex.refreshes.length - new Set(plex.refreshes.map((r) => r.path)).size;
+  await serve.stop();
+
+  console.log(`pending at start: ${pending.toLocaleString("en-US")}; delivered ${done.toLocaleString("en-US")} in ${seconds.toFixed(1)} s`);
+  console.log(`overall: ${Math.round(done / seconds).toLocaleString("en-US")} deliveries/s; duplicate refreshes: ${duplicates}`);
+  const rate = (from: number, to: number) => {
+    const a = samples.find((s) => s.at >= from * 1_000);
+    const b = [...samples].reverse().find((s) => s.at <= to * 1_000);
+    return a && b && b.at > a.at ? Math.round(((b.done - a.done) * 1_000) / (b.at - a.at)) : NaN;
+  };
+  console.log(`rate during the webhook load (0-${loadSec} s): ${rate(0, loadSec)}/s; after it: ${rate(loadSec, seconds)}/s`);
+  console.log(
+    `webhooks during the drain: ${Math.round(load.ackPerSec)}/s acknowledged, p50 ${load.p50} ms, p99 ${load.p99} ms, max ${load.max} ms, non-2xx ${load.non2xx}, errors ${load.errors + load.timeouts}`,
+  );
+}
+
+/** Writes `count` due scans the way an outage leaves them: each already past its debounce. */
+function fillQueue(file: string, count: number): void {
+  const db = openDatabase(file);
+  const clock = new ManualClock(Date.now() - 60_000);
+  const queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 0, logger: silentLogger() });
+  const chunk = 5_000;
+  for (let start = 0; start < count; start += chunk) {
+    const requests = [];
+    for (let i = start; i < Math.min(count, start + chunk); i++) {
+      requests.push({ folder: `/data/TV/Show ${i}/Season 1`, source: "sonarr", event: "Download" });
+    }
+    queue.enqueue(requests);
+  }
+  db.close();
+}

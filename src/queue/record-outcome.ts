@@ -1,0 +1,62 @@
+import type { Logger } from "../lib/logger.js";
+import { computeBackoff } from "./backoff.js";
+import type { DeliveryOutcome } from "./deliver.js";
+import type { DeliveryPolicy } from "./policy.js";
+import type { ScanQueue } from "./scan-queue.js";
+import type { TargetHealth } from "./target-health.js";
+import type { DeliveryJob } from "./types.js";
+
+export type OutcomeQueue = Pick<ScanQueue, "recordDone" | "recordRetry" | "recordFailed" | "recordSkipped">;
+
+/** A queue write that answers whether the claim was still ours. */
+export type OutcomeWrite = () => boolean;
+
+interface OutcomeContext {
+  queue: OutcomeQueue;
+  policy: DeliveryPolicy;
+  logger: Logger;
+  random: () => number;
+}
+
+/**
+ * Turns one attempt's outcome into the target's health (now, once) and the
+ * queue write to make (returned, so the caller can retry it if the database
+ * refuses: the outcome must be recorded, never the delivery repeated).
+ */
+export function planOutcome(
+  ctx: OutcomeContext,
+  target: string,
+  health: TargetHealth,
+  job: DeliveryJob,
+  outcome: DeliveryOutcome,
+  now: number,
+): OutcomeWrite {
+  const { queue, policy, logger, random } = ctx;
+  const retryAt = now + computeBackoff(job.attempts + 1, policy.backoff, random);
+  const where = { target, folder: job.folder, attempt: job.attempts + 1 };
+  switch (outcome.kind) {
+    case "done":
+      health.recordSuccess();
+      return () => {
+        const ours = queue.recordDone(job, outcome.libraries);
+        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, "scan delivered");
+        return ours;
+      };
+    case "unavailable":
+      health.recordUnavailable(outcome.error, now + computeBackoff(health.consecutiveFailures + 1, policy.backoff, random));
+      logger.debug({ ...where, error: outcome.error, retryAt }, "delivery failed, will retry");
+      return () => queue.recordRetry(job, retryAt, outcome.error, outcome.libraries);
+    case "auth":
+      health.recordAuthFailure(outcome.error, now + policy.authRetryMs);
+      return () => queue.recordRetry(job, now + policy.authRetryMs, outcome.error, outcome.libraries);
+    case "fatal":
+      health.recordSuccess();
+      logger.warn({ ...where, error: outcome.error }, "scan refused by the target; marked failed");
+      return () => queue.recordFailed(job, outcome.error, outcome.libraries);
+    case "no-library":
+      // The library list was refetched on the miss: this target is left out of the scan, visibly.
+      health.recordSuccess();
+      logger.info({ ...where, reason: outcome.error }, "no library of the target holds the folder; skipped there");
+      return () => queue.recordSkipped(job, outcome.error);
+  }
+}

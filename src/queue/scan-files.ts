@@ -1,0 +1,89 @@
+import type { Database, Statement } from "better-sqlite3";
+
+/**
+ * The files a scan named, kept with it: imports wait until each is visible
+ * locally before the scan goes out (file-exists checks); deletions are kept
+ * for what comes after the scan. Everything here runs inside the caller's
+ * transaction.
+ */
+export function prepareFileStatements(db: Database) {
+  const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
+  return {
+    // The latest request wins: an upgrade may delete and re-import one name.
+    upsertFile: p<[number, string, number]>(
+      `INSERT INTO scan_file (scan_id, path, deletion, seen) VALUES (?, ?, ?, 0)
+       ON CONFLICT (scan_id, path) DO UPDATE SET deletion = excluded.deletion, seen = 0`,
+    ),
+    moveFiles: p<[number, number]>(
+      "INSERT OR IGNORE INTO scan_file (scan_id, path, deletion, seen) SELECT ?, path, deletion, seen FROM scan_file WHERE scan_id = ?",
+    ),
+    filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
+    filesIn: p<[string]>(
+      "SELECT scan_id AS scanId, path, deletion, seen FROM scan_file WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, path",
+    ),
+    unseenCount: p<[number]>("SELECT COUNT(*) AS n FROM scan_file WHERE scan_id = ? AND deletion = 0 AND seen = 0"),
+    markSeen: p<[number, string]>("UPDATE scan_file SET seen = 1 WHERE scan_id = ? AND path = ?"),
+    // Holding a scan back: its waiting deliveries are out of the claim index.
+    waitForFiles: p<[number, number]>("UPDATE scan_queue SET files_state = 'waiting', file_checks = 0, file_check_at = ? WHERE id = ?"),
+    holdDeliveries: p<[number, number]>(
+      "UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'waiting', updated_at = ? WHERE scan_id = ? AND state = 'pending'",
+    ),
+    releaseDeliveries: p<[number, number]>(
+      "UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'pending', updated_at = ? WHERE scan_id = ? AND state = 'waiting'",
+    ),
+    failWaiting: p<[string, number, number]>(
+      `UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'failed', last_error = ?, updated_at = ?
+       WHERE scan_id = ? AND state IN ('pending', 'waiting')`,
+    ),
+    setFilesReady: p<[string | null, number]>("UPDATE scan_queue SET files_state = 'ready', detail = ? WHERE id = ?"),
+    countChecked: p<[number, number, number]>("UPDATE scan_queue SET file_checks = ?, file_check_at = ? WHERE id = ?"),
+    dueChecks: p<[number, number, number]>(
+      `SELECT id, folder, file_checks AS checks FROM scan_queue INDEXED BY scan_queue_file_checks
+       WHERE files_state = 'waiting' AND file_check_at <= ? AND due_at <= ? AND state IN ('open', 'closed')
+       ORDER BY file_check_at, id LIMIT ?`,
+    ),
+    nextCheck: p<[]>(
+      `SELECT MIN(MAX(file_check_at, due_at)) AS at FROM scan_queue INDEXED BY scan_queue_file_checks
+       WHERE files_state = 'waiting' AND state IN ('open', 'closed')`,
+    ),
+    countWaiting: p<[]>(
+      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')",
+    ),
+  };
+}
+
+export type FileStatements = ReturnType<typeof prepareFileStatements>;
+
+export interface FileRow {
+  path: string;
+  deletion: 0 | 1;
+  seen: 0 | 1;
+}
+
+/**
+ * Remembers `files` with scan `scanId`. When file checks are on and an import
+ * is not yet known to be visible, the scan waits for it: checks start again
+ * from zero (at the scan's due time) and its deliveries are held.
+ */
+export function attachFiles(
+  fst: FileStatements,
+  scanId: number,
+  files: readonly string[],
+  deletion: boolean,
+  gate: boolean,
+  now: number,
+): void {
+  for (const file of files) fst.upsertFile.run(scanId, file, deletion ? 1 : 0);
+  if (!gate || deletion || files.length === 0) return;
+  fst.waitForFiles.run(0, scanId);
+  fst.holdDeliveries.run(now, scanId);
+}
+
+/** Moves a scan's files onto the scan that absorbs it; if an absorbed file is still unseen, the holder waits too. */
+export function moveFiles(fst: FileStatements, intoId: number, fromId: number, gate: boolean, now: number): void {
+  const moved = fst.moveFiles.run(intoId, fromId).changes;
+  if (moved === 0 || !gate) return;
+  if ((fst.unseenCount.get(intoId) as { n: number }).n === 0) return;
+  fst.waitForFiles.run(0, intoId);
+  fst.holdDeliveries.run(now, intoId);
+}

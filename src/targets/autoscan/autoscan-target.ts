@@ -1,0 +1,46 @@
+import type { Library } from "../../domain.js";
+import { CachedTarget } from "../cached-target.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
+import type { AutoscanApiClient } from "./api.js";
+
+export type AutoscanApi = Pick<AutoscanApiClient, "available" | "trigger">;
+
+export interface AutoscanTargetOptions extends LibraryCacheTuning {
+  name: string;
+  api: AutoscanApi;
+}
+
+const DRIVES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("").map((letter) => `${letter}:\\`);
+
+/**
+ * The one library an autoscan-compatible target has. The other side has no
+ * libraries of its own (it decides where a folder goes), so every absolute
+ * folder belongs here: the POSIX root, the UNC root and every drive root.
+ */
+export const CATCH_ALL_LIBRARY: Library = { id: "all", title: "all folders", type: "any", locations: ["/", "\\\\", ...DRIVES] };
+
+/**
+ * Chaining to autoscan (or another scanarr). listLibraries() checks that the
+ * trigger is up with `HEAD /triggers/manual` (cached like any library list,
+ * and again after a failed scan) and returns the catch-all library; a scan
+ * sends the folder (autoscan scans folders, so named files are not sent).
+ */
+export class AutoscanTarget extends CachedTarget {
+  private readonly api: AutoscanApi;
+
+  constructor(options: AutoscanTargetOptions) {
+    const { name, api, ...tuning } = options;
+    const check = async (): Promise<Library[]> => {
+      await api.available();
+      return [CATCH_ALL_LIBRARY];
+    };
+    // Known before any check, so requests are never refused for this target.
+    super(name, tuning, check, [CATCH_ALL_LIBRARY]);
+    this.api = api;
+  }
+
+  async scan(folder: string, _library: Library, _files?: readonly string[]): Promise<void> {
+    await this.refetchOnOutage(() => this.api.trigger([folder]));
+    this.logger?.debug({ target: this.name, folder }, "autoscan trigger sent");
+  }
+}

@@ -1,0 +1,32 @@
+import type { Library } from "../../domain.js";
+import { CachedTarget } from "../cached-target.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
+import type { EmbyApiClient } from "./api.js";
+
+export type EmbyApi = Pick<EmbyApiClient, "listLibraries" | "mediaUpdated">;
+
+export interface EmbyTargetOptions extends LibraryCacheTuning {
+  name: string;
+  api: EmbyApi;
+}
+
+/**
+ * Emby. A scan reports the request's files when it named some, else the
+ * folder, in one `POST /Library/Media/Updated` with UpdateType "Created"
+ * (what autoscan sends Emby; Emby then looks at whatever changed there).
+ */
+export class EmbyTarget extends CachedTarget {
+  private readonly api: EmbyApi;
+
+  constructor(options: EmbyTargetOptions) {
+    const { name, api, ...tuning } = options;
+    super(name, tuning, () => api.listLibraries());
+    this.api = api;
+  }
+
+  async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
+    const paths = files && files.length > 0 ? files : [folder];
+    await this.refetchOnOutage(() => this.api.mediaUpdated(paths.map((path) => ({ path, updateType: "Created" }))));
+    this.logger?.debug({ target: this.name, folder, library: library.title, paths: paths.length }, "emby media update sent");
+  }
+}

@@ -1,0 +1,90 @@
+import { TargetAuthError, type Library } from "../../domain.js";
+import { CachedTarget } from "../cached-target.js";
+import { NoAnswerError } from "../http-errors.js";
+import type { LibraryCacheTuning } from "../library-cache.js";
+import type { JellyfinApiClient } from "./api.js";
+
+export type JellyfinApi = Pick<JellyfinApiClient, "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath">;
+
+export interface JellyfinTargetOptions extends LibraryCacheTuning {
+  name: string;
+  api: JellyfinApi;
+}
+
+/** Whether the targeted-scans plugin answers; "unknown" until probed, and again after any failure. */
+type PluginState = "unknown" | "present" | "absent";
+
+/**
+ * Jellyfin. A scan reports the request's files when it named some (Jellyfin
+ * then refreshes just those items), else the folder. Where the targeted-scans
+ * plugin is installed, each path goes to its `POST /Library/ScanPath` first
+ * (instant, no 60 s LibraryMonitorDelay); paths the plugin cannot place, and
+ * every path when the plugin fails, go to `POST /Library/Media/Updated`.
+ */
+export class JellyfinTarget extends CachedTarget {
+  private readonly api: JellyfinApi;
+  private plugin: PluginState = "unknown";
+
+  constructor(options: JellyfinTargetOptions) {
+    const { name, api, ...tuning } = options;
+    super(name, tuning, () => api.listLibraries());
+    this.api = api;
+  }
+
+  /** What is known about the targeted-scans plugin (for logs, /health and tests). */
+  pluginState(): PluginState {
+    return this.plugin;
+  }
+
+  async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
+    const paths = files && files.length > 0 ? [...files] : [folder];
+    let left = paths;
+    try {
+      await this.refetchOnOutage(async () => {
+        if (await this.pluginPresent()) left = await this.scanThroughPlugin(paths);
+        if (left.length > 0) await this.api.mediaUpdated(left.map((path) => ({ path, updateType: "Modified" })));
+      });
+    } catch (error) {
+      // The server may come back with the plugin installed or removed: probe again next time.
+      this.plugin = "unknown";
+      throw error;
+    }
+    const fields = { target: this.name, folder, library: library.title, plugin: paths.length - left.length, updated: left.length };
+    this.logger?.debug(fields, "jellyfin scan requested");
+  }
+
+  private async pluginPresent(): Promise<boolean> {
+    if (this.plugin !== "unknown") return this.plugin === "present";
+    try {
+      this.plugin = (await this.api.hasScanPath()) ? "present" : "absent";
+      this.logger?.info({ target: this.name, plugin: this.plugin }, "jellyfin targeted-scans plugin probed");
+    } catch (error) {
+      // A server that refuses us or does not answer would do the same to Media/Updated: fail now, probe next time.
+      if (error instanceof TargetAuthError || error instanceof NoAnswerError) throw error;
+      this.logger?.debug({ target: this.name, err: describe(error) }, "could not probe the jellyfin targeted-scans plugin");
+    }
+    return this.plugin === "present";
+  }
+
+  /** Sends each path to ScanPath; returns the paths left for Media/Updated. */
+  private async scanThroughPlugin(paths: string[]): Promise<string[]> {
+    const left: string[] = [];
+    for (const [i, path] of paths.entries()) {
+      try {
+        const result = await this.api.scanPath(path);
+        if (result.kind === "not-placed") left.push(path);
+      } catch (error) {
+        // Refused, or no answer at all: Media/Updated would fare the same (and wait out the same time-out).
+        if (error instanceof TargetAuthError || error instanceof NoAnswerError) throw error;
+        this.plugin = "unknown";
+        this.logger?.warn({ target: this.name, path, err: describe(error) }, "targeted-scans plugin failed; falling back to Media/Updated");
+        return [...left, ...paths.slice(i)];
+      }
+    }
+    return left;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

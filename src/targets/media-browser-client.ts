@@ -1,0 +1,70 @@
+import type { Library } from "../domain.js";
+import { HttpClient } from "./http-client.js";
+import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./media-browser.js";
+
+/** How a Jellyfin or Emby client is set up from a TARGETS entry. */
+export interface MediaBrowserApiOptions {
+  /** The server's address as scanarr reaches it (a reverse-proxy sub-path is kept). */
+  baseUrl: string;
+  /** An API key from the server's dashboard. */
+  token: string;
+  /** Config keys of the URL and the token, for messages. */
+  urlKey: string;
+  tokenKey: string;
+  /** Per request; 30 s by default. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** What the Jellyfin and Emby clients tell their common part. */
+export interface MediaBrowserSettings {
+  kind: "Jellyfin" | "Emby";
+  /** Base URL the API paths are appended to, without a trailing slash. */
+  root: string;
+  /** The credential's headers; the token itself is listed for redaction. */
+  headers: Record<string, string>;
+  token: string;
+  /** The config key holding the token, for messages. */
+  tokenKey: string;
+  /** Where the library list is read, and how its JSON becomes libraries. */
+  librariesPath: string;
+  readLibraries: (data: unknown) => Library[];
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The calls Jellyfin and Emby share since Jellyfin forked Emby 3.x: a
+ * library list and `POST /Library/Media/Updated`. Each server's client
+ * supplies its base path, its auth header and its library endpoint.
+ */
+export class MediaBrowserClient {
+  readonly where: string;
+  protected readonly http: HttpClient;
+  private readonly settings: MediaBrowserSettings;
+
+  constructor(settings: MediaBrowserSettings) {
+    this.settings = settings;
+    this.where = settings.root;
+    this.http = new HttpClient({
+      label: { kind: settings.kind, where: settings.root, credential: settings.tokenKey },
+      root: settings.root,
+      headers: settings.headers,
+      secrets: [settings.token],
+      timeoutMs: settings.timeoutMs,
+      fetch: settings.fetch,
+    });
+  }
+
+  /** The libraries with their folders. */
+  async listLibraries(): Promise<Library[]> {
+    const action = "list the libraries";
+    const answer = await this.http.call("GET", this.settings.librariesPath, action);
+    return this.http.readJson(answer, action, this.settings.readLibraries);
+  }
+
+  /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */
+  async mediaUpdated(updates: readonly MediaUpdate[]): Promise<void> {
+    await this.http.call("POST", "/Library/Media/Updated", describeUpdates(updates), { json: mediaUpdatedBody(updates) });
+  }
+}

@@ -1,0 +1,97 @@
+import type { ServerResponse } from "node:http";
+import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
+import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+
+export interface FakeEmbyOptions {
+  token?: string;
+  libraries?: FakeLibrary[];
+  /** What a successful Media/Updated answers: 200 as the spec documents, or 204 as some versions do. */
+  successStatus?: 200 | 204;
+}
+
+export interface FakeEmbyRequest {
+  method: string;
+  url: string;
+  /** Whether the path went under the `/emby` base. */
+  underEmby: boolean;
+  tokenIn: "header" | "query" | "none";
+}
+
+export interface FakeEmby {
+  url: string;
+  token: string;
+  mediaUpdates: RecordedUpdate[][];
+  /** Every request that arrived, answered or not (down, hanging). */
+  requests: FakeEmbyRequest[];
+  setLibraries(libraries: FakeLibrary[]): void;
+  setAvailability(next: Availability): Promise<void>;
+  waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * An Emby server on 127.0.0.1 (apis.md §4.2): the API under `/emby` and at
+ * the root alike, the key in `X-Emby-Token` or `?api_key=` (401 without it),
+ * libraries from `GET /Library/SelectableMediaFolders`, `POST
+ * /Library/Media/Updated` checked like the Jellyfin fake (415/400) and
+ * answered 200 (or 204).
+ */
+export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<FakeEmby> {
+  const token = options.token ?? "emby-api-key-0123456789abcdef";
+  let libraries = options.libraries ?? DEFAULT_MEDIA_LIBRARIES;
+  const mediaUpdates: RecordedUpdate[][] = [];
+  const requests: FakeEmbyRequest[] = [];
+  const waiter = createWaiter();
+
+  const identify = ({ req, url }: FakeRequest) => {
+    const underEmby = /^\/emby(\/|$)/i.test(url.pathname);
+    const path = (underEmby ? url.pathname.slice(5) : url.pathname).toLowerCase();
+    const tokenIn = req.headers["x-emby-token"] === token ? "header" : url.searchParams.get("api_key") === token ? "query" : "none";
+    return { underEmby, path, tokenIn } as const;
+  };
+  const observe = (request: FakeRequest): void => {
+    const { underEmby, tokenIn } = identify(request);
+    requests.push({ method: request.req.method ?? "GET", url: request.req.url ?? "/", underEmby, tokenIn });
+  };
+  const handle = (request: FakeRequest, res: ServerResponse): void => {
+    const { req } = request;
+    const { path, tokenIn } = identify(request);
+    const route = `${req.method} ${path}`;
+    if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0" });
+    if (!KNOWN_ROUTES.has(route)) return sendJson(res, 404);
+    if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
+    if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
+    if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
+    const read = readMediaUpdated(request);
+    if ("status" in read) return sendProblem(res, read.status, read.title);
+    mediaUpdates.push(read.updates);
+    waiter.notify();
+    sendJson(res, options.successStatus ?? 200);
+  };
+
+  const server = await startLoopback(handle, observe);
+  return {
+    url: server.url,
+    token,
+    mediaUpdates,
+    requests,
+    setLibraries(next) {
+      libraries = next;
+    },
+    setAvailability: (next) => server.setAvailability(next),
+    waitForMediaUpdates: (count, timeoutMs) =>
+      waiter.waitFor(() => mediaUpdates.length >= count, `${count} Media/Updated calls (saw ${mediaUpdates.length})`, timeoutMs),
+    close: () => server.close(),
+  };
+}
+
+const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info"]);
+
+function renderMediaFolder(library: FakeLibrary, index: number): Record<string, unknown> {
+  return {
+    Name: library.name,
+    Id: String(index + 3),
+    Guid: library.id,
+    SubFolders: library.locations.map((path, i) => ({ Name: path.split("/").pop(), Id: String(100 * (index + 1) + i), Path: path })),
+  };
+}

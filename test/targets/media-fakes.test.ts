@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeEmby, type FakeEmby } from "../fakes/emby.js";
+import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
+
+// The fakes stand in for servers that cannot run here; these checks pin them to what the real servers do (apis.md §4).
+let jellyfin: FakeJellyfin;
+let legacy: FakeJellyfin;
+let emby: FakeEmby;
+
+beforeAll(async () => {
+  [jellyfin, legacy, emby] = await Promise.all([startFakeJellyfin(), startFakeJellyfin({ legacyAuthorization: true }), startFakeEmby()]);
+});
+
+afterAll(async () => {
+  await Promise.all([jellyfin.close(), legacy.close(), emby.close()]);
+});
+
+const UPDATE = JSON.stringify({ Updates: [{ Path: "/media/TV/Show", UpdateType: "Created" }] });
+const json = { "Content-Type": "application/json" };
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<Response> {
+  return fetch(`${url}/Library/Media/Updated`, { method: "POST", headers, body });
+}
+
+describe("the fake Jellyfin", () => {
+  const auth = (token: string) => ({ Authorization: `MediaBrowser Client="test", Token="${token}"` });
+
+  it("answers 204 to a Media/Updated body with Updates", async () => {
+    expect((await post(jellyfin.url, { ...json, ...auth(jellyfin.token) }, UPDATE)).status).toBe(204);
+  });
+
+  it("answers 401 without a token and to the legacy X-Emby-Token header (off by default in v12)", async () => {
+    expect((await post(jellyfin.url, json, UPDATE)).status).toBe(401);
+    expect((await post(jellyfin.url, { ...json, "X-Emby-Token": jellyfin.token }, UPDATE)).status).toBe(401);
+  });
+
+  it("accepts the legacy header when legacy authorization is on (10.11)", async () => {
+    expect((await post(legacy.url, { ...json, "X-Emby-Token": legacy.token }, UPDATE)).status).toBe(204);
+  });
+
+  it("reads property names case-insensitively, as autoscan's lowercase body shows", async () => {
+    const body = JSON.stringify({ updates: [{ path: "/media/x", updateType: "Modified" }] });
+    expect((await post(jellyfin.url, { ...json, ...auth(jellyfin.token) }, body)).status).toBe(204);
+    expect(jellyfin.mediaUpdates.at(-1)).toEqual([{ path: "/media/x", updateType: "Modified" }]);
+  });
+
+  it("answers 400 for a body without Updates or with an entry without Path, 415 for a body that is not JSON", async () => {
+    const headers = { ...json, ...auth(jellyfin.token) };
+    expect((await post(jellyfin.url, headers, "{}")).status).toBe(400);
+    expect((await post(jellyfin.url, headers, JSON.stringify({ Updates: [{ UpdateType: "Created" }] }))).status).toBe(400);
+    expect((await post(jellyfin.url, { "Content-Type": "text/plain", ...auth(jellyfin.token) }, UPDATE)).status).toBe(415);
+  });
+
+  it("answers 404 for ScanPath without the plugin", async () => {
+    const response = await fetch(`${jellyfin.url}/Library/ScanPath`, {
+      method: "POST",
+      headers: { ...json, ...auth(jellyfin.token) },
+      body: JSON.stringify({ Path: "/media/x" }),
+    });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("the fake Emby", () => {
+  it("answers 200 to Media/Updated under /emby and at the root, with the key as header or api_key", async () => {
+    expect((await post(`${emby.url}/emby`, { ...json, "X-Emby-Token": emby.token }, UPDATE)).status).toBe(200);
+    expect((await fetch(`${emby.url}/Library/SelectableMediaFolders?api_key=${emby.token}`)).status).toBe(200);
+  });
+
+  it("answers 401 without the key and 400 without Updates", async () => {
+    expect((await post(`${emby.url}/emby`, json, UPDATE)).status).toBe(401);
+    expect((await post(`${emby.url}/emby`, { ...json, "X-Emby-Token": emby.token }, '{"Other":1}')).status).toBe(400);
+  });
+});
