@@ -161,6 +161,34 @@ export const COMMANDS: CommandSpec[] = [
     config: { file: "optional" },
   },
   {
+    name: "passwd",
+    description: "set the login for /triggers/* and the dashboard (stores an argon2id hash in the config)",
+    configure: (c) =>
+      c
+        .option("-u, --username <name>", "login name (default: the current SERVER_USERNAME)")
+        .option("--clear", "remove the login: only /<SERVER_PASS>/… URLs work afterwards"),
+    config: { file: "required" },
+    run: lazy(
+      () => import("./passwd.js"),
+      (raw) => ({ username: text(raw.username), clear: flag(raw.clear) }),
+    ),
+  },
+  {
+    name: "import",
+    description: "write a scanarr config from an autoscan config.yml or an autopulse config, listing what cannot be converted",
+    configure: (c) =>
+      c
+        .argument("<kind>", "autoscan or autopulse")
+        .argument("<file>", "the other tool's config file (YAML or JSON)")
+        .option("-o, --output <file>", "where to write (default: the config file, --config)")
+        .option("--force", "overwrite an existing file"),
+    config: { file: "none" },
+    run: lazy(
+      () => import("./import.js"),
+      (raw) => ({ args: Array.isArray(raw.args) ? raw.args : [], output: text(raw.output), force: flag(raw.force) }),
+    ),
+  },
+  {
     name: "check",
     group: "config",
     description: "validate the config file; exit 0 when valid, 2 when not",

@@ -10,6 +10,7 @@ export function maskConfig(config: Config): Config {
     ...config,
     SERVER_PASS: maskSecret(config.SERVER_PASS),
     PLEX_TOKEN: maskSecret(config.PLEX_TOKEN),
+    SERVER_PASSWORD_HASH: config.SERVER_PASSWORD_HASH === "" ? "" : "(argon2id hash, set)",
     CLOUD: { ...config.CLOUD, CLIENT_SECRET: maskSecret(config.CLOUD.CLIENT_SECRET) },
     TARGETS: config.TARGETS.map((t) => ({ ...t, TOKEN: maskSecret(t.TOKEN), PASSWORD: maskSecret(t.PASSWORD) })),
     RCLONE: {

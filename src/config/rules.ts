@@ -3,6 +3,7 @@ import { checkPathMappings } from "./mapping-rules.js";
 import { checkTargets } from "./target-rules.js";
 import { parsePath } from "../paths/parse.js";
 import { childPath } from "./validate.js";
+import { checkCompatRules } from "./compat-rules.js";
 import type { Config } from "./types.js";
 import { checkMountRules } from "./mount-rules.js";
 
@@ -25,6 +26,7 @@ export function checkRules(config: Config): string[] {
     problems.push('PLEX_SCANNER: must be set when PLEX_SCAN_METHOD is "scanner"');
   }
   if (config.USE_DOCKER && config.DOCKER_NAME.trim() === "") problems.push("DOCKER_NAME: must be set when USE_DOCKER is true");
+  problems.push(...checkCompatRules(config));
   problems.push(...checkTargets(config));
   problems.push(...checkMountRules(config));
   const plexUrl = config.PLEX_LOCAL_URL === "" ? undefined : plexUrlProblem(config.PLEX_LOCAL_URL);

@@ -129,6 +129,42 @@ export const CONFIG_SCHEMA: Spec = {
         },
       },
     },
+    SERVER_USERNAME: str,
+    SERVER_PASSWORD_HASH: {
+      kind: "string",
+      pattern: /^(?:|\$argon2id\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+)$/,
+      hint: "must be an argon2id hash as written by `scanarr passwd` (or empty)",
+    },
+    TRIGGERS: {
+      kind: "list",
+      item: {
+        kind: "object",
+        required: ["NAME", "TYPE"],
+        fields: {
+          NAME: {
+            kind: "string",
+            pattern: /^[A-Za-z0-9._~-]+$/,
+            hint: "must be one or more of A-Z a-z 0-9 . _ ~ - (it is the last segment of /triggers/<NAME>)",
+          },
+          TYPE: { kind: "enum", values: ["sonarr", "radarr", "lidarr", "readarr", "manual"] },
+        },
+      },
+    },
+    WATCH: {
+      kind: "list",
+      item: {
+        kind: "object",
+        required: ["PATHS"],
+        fields: {
+          PATHS: strings,
+          MODE: { kind: "enum", values: ["events", "poll"] },
+          MIN_AGE: { kind: "number", min: 0 },
+          IGNORE: strings,
+          INTERVAL: { kind: "integer", min: 1 },
+          DETECT: { kind: "enum", values: ["auto", "mtime", "listing"] },
+        },
+      },
+    },
   },
 };
 

@@ -66,6 +66,28 @@ export interface RcloneConfig {
   RC_CACHE_REFRESH: RcCacheRefreshConfig;
 }
 
+/** What a name under /triggers/<NAME> accepts: one *arr's webhook JSON, or query paths (`?path=`, `?dir=`). */
+export type TriggerType = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual";
+
+export interface TriggerEntry {
+  NAME: string;
+  TYPE: TriggerType;
+}
+
+/** One filesystem watch; optional keys take the defaults in src/watch/config.ts. */
+export interface WatchEntry {
+  PATHS: string[];
+  MODE?: "events" | "poll";
+  /** Seconds a changed file must stay unchanged before its folder is queued. */
+  MIN_AGE?: number;
+  /** Regular expressions; a path matching one is not watched. */
+  IGNORE?: string[];
+  /** Seconds between two poll rounds (MODE "poll"). */
+  INTERVAL?: number;
+  /** How a poll round finds changed folders: their modification time, or their listing. */
+  DETECT?: "auto" | "mtime" | "listing";
+}
+
 /** The effective configuration every subcommand receives. */
 export interface Config {
   SERVER_IP: string;
@@ -124,4 +146,11 @@ export interface Config {
   /** plex_autoscan's mount guard; scanarr treats each entry as an anchor. */
   PLEX_EMPTY_TRASH_CONTROL_FILES: string[];
   RCLONE: RcloneConfig;
+  /** Login for /triggers/* (HTTP Basic) and the dashboard; empty = no login. */
+  SERVER_USERNAME: string;
+  /** argon2id hash of the login's password, written by `scanarr passwd`. */
+  SERVER_PASSWORD_HASH: string;
+  /** Extra names under /triggers/ (sonarr, radarr, lidarr, readarr and manual always exist). */
+  TRIGGERS: TriggerEntry[];
+  WATCH: WatchEntry[];
 }

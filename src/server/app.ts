@@ -7,6 +7,8 @@ import type { QueuedScan } from "../queue/types.js";
 import { ClientGoneError } from "./body.js";
 import type { HealthFacts } from "./health.js";
 import { HttpError } from "./http-error.js";
+import type { CompatDeps } from "./compat/deps.js";
+import { handleTriggers } from "./compat/routes.js";
 import type { IngestDeps, IngestSink } from "./ingest.js";
 import { createPassCheck } from "./pass.js";
 import { sendJson } from "./respond.js";
@@ -35,6 +37,8 @@ export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   /** The facts GET /health judges (see evaluateHealth); without it /health answers "ok" from `status` alone. */
   health?: () => Omit<HealthFacts, "queue">;
   bodyLimitBytes?: number;
+  /** The autoscan/autopulse-compatible /triggers/* routes; absent = not served. */
+  compat?: CompatDeps;
 }
 
 type Handler = (ctx: RequestContext) => Promise<void> | void;
@@ -74,6 +78,12 @@ export function createScanServer(deps: ScanServerDeps): Server {
 
 async function handle(ctx: RequestContext, passMatches: (p: string) => boolean, noteWrongPass: (remote?: string) => void): Promise<void> {
   const segments = decodeSegments(ctx.url.pathname);
+  // autoscan/autopulse-compatible routes: HTTP Basic on the bare path, or the pass as the first segment.
+  if (segments[0] === "triggers") return handleTriggers(ctx.req, ctx.res, ctx.url, segments.slice(1), ctx.deps, "basic");
+  if (segments[1] === "triggers") {
+    if (!passMatches(segments[0] ?? "")) return refuseWrongPass(ctx, noteWrongPass);
+    return handleTriggers(ctx.req, ctx.res, ctx.url, segments.slice(2), ctx.deps, "pass");
+  }
   const match = matchRoute(segments);
   if (match === undefined) {
     if (segments.length === 0) throw new HttpError(404, "nothing here; the service lives at /<SERVER_PASS>");

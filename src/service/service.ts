@@ -12,6 +12,8 @@ import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
+import { createCompatDeps } from "../server/compat/deps.js";
+import { startWatchers, type WatchHandle } from "../watch/start.js";
 import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -77,20 +79,24 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   });
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
+  let watch: WatchHandle | undefined;
+  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
-    sink: { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) },
+    sink,
     logger,
     clock,
     mapper,
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOfTargets(targets),
+    compat: createCompatDeps(config, { clock }),
     status: () => ({
       target: targets[0]?.target.name,
       targets: delivery?.targetStates() ?? {},
       drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+      watch: watch?.status() ?? [],
     }),
   });
   const connections = trackConnections(server);
@@ -107,7 +113,9 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   for (const b of targets) b.start();
   delivery = startDelivery({ queue, targets, clock, logger });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
-  const running = { delivery, drive };
+  // anchorsOk: the integrator connects the anchor check (queue/gates.ts) here.
+  watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
+  const running = { delivery, drive, watch };
   return {
     host: address.address,
     port: address.port,
@@ -118,6 +126,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       // stays open for them) while deliveries in flight finish.
       const http = connections.drain(HTTP_DRAIN_LIMIT_MS);
       await running.drive.stop();
+      await running.watch.stop();
       await running.delivery.stop(10_000);
       shutdown.abort();
       const { forced } = await http;

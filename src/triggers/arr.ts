@@ -7,7 +7,7 @@ export type EventReader = (payload: ArrPayload) => RequestedPath[];
 
 /** How one *arr app shapes its webhooks: the autoscan idea of one small table per trigger. */
 export interface ArrTrigger {
-  source: Exclude<Source, "manual">;
+  source: Exclude<Source, "manual" | "a-train">;
   /** The object holding the media folder, and the key of the folder in it. */
   rootKey: string;
   rootPathKey: string;

@@ -5,7 +5,7 @@
  */
 
 /** Who sent the request. */
-export type Source = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual";
+export type Source = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual" | "a-train";
 
 /**
  * "file": scan its parent folder; "folder": scan it; "unknown": a manual path

@@ -1,0 +1,103 @@
+import type { TriggerType } from "../config/types.js";
+import { emptyModel, type ImportModel, type ModelTarget, type Rule } from "./model.js";
+import { toPrefix } from "./prefix-rule.js";
+import { listAt, noteUnknownKeys, objectAt, readRules, stringAt, type JsonObject } from "./read-doc.js";
+
+const TRIGGER_TYPES: Record<string, TriggerType> = {
+  sonarr: "sonarr",
+  radarr: "radarr",
+  lidarr: "lidarr",
+  readarr: "readarr",
+  manual: "manual",
+  bazarr: "manual",
+  autoscan: "manual",
+};
+/** autopulse's defaults: port 2875, 60 s before an event is processed. */
+const DEFAULT_PORT = 2875;
+const DEFAULT_WAIT = 60;
+
+/** Reads an autopulse config (autoscan.md §4.8: app, auth, opts, anchors, named triggers and targets). */
+export function readAutopulse(doc: JsonObject): ImportModel {
+  const model = emptyModel();
+  const { notes } = model;
+  noteUnknownKeys(doc, ["app", "auth", "opts", "anchors", "triggers", "targets", "webhooks"], "", notes);
+  const app = objectAt(doc.app);
+  model.port = typeof app.port === "number" ? app.port : DEFAULT_PORT;
+  const host = stringAt(app.hostname);
+  if (host !== undefined) model.ip = host;
+  for (const key of Object.keys(app)) if (key !== "port" && key !== "hostname") notes.push(`app.${key}: not converted`);
+  readAuth(objectAt(doc.auth), model);
+  const opts = objectAt(doc.opts);
+  model.scanDelay = typeof opts.default_timer_wait === "number" ? opts.default_timer_wait : DEFAULT_WAIT;
+  for (const key of Object.keys(opts)) if (key !== "default_timer_wait") notes.push(`opts.${key}: not converted`);
+  model.anchors = listAt(doc.anchors).flatMap((a) => stringAt(a) ?? []);
+  for (const [name, raw] of Object.entries(objectAt(doc.triggers))) readTrigger(name, objectAt(raw), model);
+  for (const [name, raw] of Object.entries(objectAt(doc.targets))) readTarget(name, objectAt(raw), model);
+  if (doc.webhooks !== undefined) notes.push("webhooks: notifications are not part of scanarr's config yet; not converted");
+  return model;
+}
+
+function readAuth(auth: JsonObject, model: ImportModel): void {
+  const username = stringAt(auth.username);
+  const password = stringAt(auth.password);
+  if (auth.enabled === false)
+    return void model.notes.push("auth.enabled: false — scanarr's /triggers/ need a login or /<SERVER_PASS>/ in the URL");
+  if (username && password) model.login = { username, password };
+  else model.notes.push("auth: autopulse's default admin/password login is not carried over; set one with `scanarr passwd`");
+}
+
+function readTrigger(name: string, entry: JsonObject, model: ImportModel): void {
+  const where = `triggers.${name}`;
+  const type = stringAt(entry.type) ?? "";
+  const rules = readDirectRules(entry.rewrite, `${where}.rewrite`, model.notes);
+  for (const key of ["filter", "excludes", "timer", "event_timers"])
+    if (entry[key] !== undefined) model.notes.push(`${where}.${key}: not converted`);
+  if (type === "notify") return readNotify(entry, where, rules, model);
+  const mapped = TRIGGER_TYPES[type];
+  if (mapped === undefined)
+    return void model.notes.push(`${where}: trigger type ${JSON.stringify(type)} has no scanarr equivalent; not converted`);
+  model.inboundRules.push(...rules);
+  const builtIn = name === mapped && mapped !== "manual";
+  if (name === "manual" && mapped !== "manual")
+    model.notes.push(`${where}: "manual" is scanarr's own manual trigger; rename this ${type} trigger`);
+  else if (!builtIn && name !== "manual") model.triggers.push({ name, type: mapped });
+}
+
+function readNotify(entry: JsonObject, where: string, rules: Rule[], model: ImportModel): void {
+  const paths = listAt(entry.paths).flatMap((p) => stringAt(p) ?? []);
+  if (paths.length === 0) return void model.notes.push(`${where}: no paths; not converted`);
+  model.inboundRules.push(...rules);
+  if (entry.recursive === false) model.notes.push(`${where}.recursive: scanarr always watches sub-folders; not converted`);
+  if (entry.filters !== undefined) model.notes.push(`${where}.filters: WATCH has ignore patterns only; not converted`);
+  model.watches.push({ paths, mode: stringAt(entry.backend) === "polling" ? "poll" : "events", ignore: [] });
+}
+
+function readTarget(name: string, entry: JsonObject, model: ImportModel): void {
+  const where = `targets.${name}`;
+  const type = stringAt(entry.type) ?? "";
+  if (type !== "plex" && type !== "jellyfin" && type !== "emby") {
+    return void model.notes.push(`${where}: target type ${JSON.stringify(type)} has no scanarr equivalent; not converted`);
+  }
+  const url = stringAt(entry.url);
+  if (url === undefined) return void model.notes.push(`${where}: no url; not converted`);
+  const target: ModelTarget = { type, name, url, rules: readDirectRules(entry.rewrite, `${where}.rewrite`, model.notes) };
+  const token = stringAt(entry.token);
+  if (token !== undefined) target.token = token;
+  for (const key of Object.keys(entry))
+    if (!["type", "url", "token", "rewrite"].includes(key)) model.notes.push(`${where}.${key}: not converted`);
+  model.targets.push(target);
+}
+
+/**
+ * autopulse applies every rule in turn, each to the previous one's output.
+ * That equals scanarr's one-prefix-wins only when no rule's result can be
+ * matched by another rule; otherwise the rules are not converted.
+ */
+function readDirectRules(value: unknown, where: string, notes: string[]): Rule[] {
+  const rules = readRules(value, where, notes);
+  const prefixes = rules.map(toPrefix);
+  const chained = prefixes.some((a, i) => "to" in a && prefixes.some((b, j) => i !== j && "from" in b && a.to.startsWith(b.from)));
+  if (!chained) return rules;
+  notes.push(`${where}: these rules feed into each other (autopulse applies them in sequence); not converted`);
+  return [];
+}

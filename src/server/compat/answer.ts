@@ -1,0 +1,43 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "../../lib/logger.js";
+import type { IngestOutcome } from "../ingest.js";
+import { sendHtml, sendJson, wantsHtml } from "../respond.js";
+import { renderResultPage } from "../views/result-page.js";
+
+/**
+ * Answers a compatible route: 200 when the request was queued (autoscan and
+ * autopulse answer 200, and the tools calling them check for it) or when it
+ * carried nothing to scan.
+ */
+export function answerOutcome(
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  trigger: string,
+  outcome: IngestOutcome,
+  extra: Record<string, unknown> = {},
+  format?: "json" | "form",
+): void {
+  if (outcome.status === 202) {
+    const { source, event, queued, covered, ignored, unmatched } = outcome;
+    logger.info({ trigger, source, event, queued, covered, ignored: ignored.length || undefined, ...extra }, "scan request accepted");
+    if (wantsHtml(req, format)) {
+      const lines = [
+        ...queued.map((f) => `queued: ${f}`),
+        ...covered.map((f) => `already queued: ${f}`),
+        ...unmatched.map((f) => `in no library: ${f}`),
+      ];
+      return sendHtml(res, 200, renderResultPage(true, "Scan queued", lines));
+    }
+    return sendJson(res, 200, { status: "queued", trigger, source, event, queued, covered, ignored, unmatched, ...extra });
+  }
+  logger.info({ trigger, source: outcome.source, event: outcome.event, result: outcome.result }, outcome.message);
+  if (wantsHtml(req, format)) return sendHtml(res, 200, renderResultPage(true, "Nothing to scan", [outcome.message]));
+  sendJson(res, 200, { status: outcome.result, trigger, source: outcome.source, event: outcome.event, message: outcome.message });
+}
+
+/** HEAD and availability checks: 200 with no body. */
+export function answerEmpty(res: ServerResponse): void {
+  res.writeHead(200, { "content-length": 0, "cache-control": "no-store" });
+  res.end();
+}

@@ -1,0 +1,94 @@
+import { createHash } from "node:crypto";
+import { createCredentialCheck, hasLogin, type Login } from "../../auth/credentials.js";
+import type { Clock } from "../../lib/clock.js";
+import { BoundedMap } from "./bounded-map.js";
+import { createLoginLimiter } from "./login-limiter.js";
+
+export type BasicVerdict = { ok: true } | { ok: false; status: 401 | 429; reason: string; challenge: boolean; retryAfterSeconds?: number };
+
+export interface BasicAuth {
+  readonly configured: boolean;
+  check(header: string | undefined, remote: string): Promise<BasicVerdict>;
+}
+
+export interface BasicAuthOptions {
+  login: Login;
+  clock: Clock;
+  /** Replaces argon2 verification (tests count calls with it). */
+  verify?: (hash: string, password: string) => Promise<boolean>;
+  /** How long a verified Authorization header is trusted without re-hashing. */
+  cacheTtlMs?: number;
+  cacheSize?: number;
+  maxFailures?: number;
+  failureWindowMs?: number;
+}
+
+const NOT_CONFIGURED =
+  "HTTP Basic login is not configured (set SERVER_USERNAME and run `scanarr passwd`); use /<SERVER_PASS>/triggers/... instead";
+
+/**
+ * HTTP Basic for the autoscan-style routes. A header that verified is
+ * remembered by its SHA-256 for a few minutes, so an *arr sending the same
+ * header on every webhook pays the argon2 cost once; identical headers
+ * arriving together share one verification.
+ */
+export function createBasicAuth(options: BasicAuthOptions): BasicAuth {
+  const { clock, login } = options;
+  if (!hasLogin(login)) {
+    return { configured: false, check: async () => ({ ok: false, status: 401, reason: NOT_CONFIGURED, challenge: false }) };
+  }
+  const ttl = options.cacheTtlMs ?? 5 * 60_000;
+  const verified = new BoundedMap<string, number>(options.cacheSize ?? 256);
+  const inFlight = new Map<string, Promise<boolean>>();
+  const checkCredentials = createCredentialCheck(login, options.verify);
+  const limiter = createLoginLimiter({ clock, maxFailures: options.maxFailures, windowMs: options.failureWindowMs });
+
+  const verifyHeader = (key: string, header: string): Promise<boolean> => {
+    const running = inFlight.get(key);
+    if (running) return running;
+    const credentials = decodeBasic(header);
+    const work = (credentials ? checkCredentials(credentials.username, credentials.password) : Promise.resolve(false)).finally(() =>
+      inFlight.delete(key),
+    );
+    inFlight.set(key, work);
+    return work;
+  };
+
+  return {
+    configured: true,
+    async check(header, remote) {
+      if (header === undefined || header === "") return { ok: false, status: 401, reason: "login required (HTTP Basic)", challenge: true };
+      const key = createHash("sha256").update(header).digest("hex");
+      const until = verified.get(key);
+      if (until !== undefined && until > clock.now()) return { ok: true };
+      const wait = limiter.blockedFor(remote);
+      if (wait > 0) {
+        const retryAfterSeconds = Math.ceil(wait / 1000);
+        return {
+          ok: false,
+          status: 429,
+          reason: `too many failed logins; retry in ${retryAfterSeconds} s`,
+          challenge: false,
+          retryAfterSeconds,
+        };
+      }
+      if (await verifyHeader(key, header)) {
+        verified.set(key, clock.now() + ttl);
+        limiter.succeed(remote);
+        return { ok: true };
+      }
+      verified.delete(key);
+      limiter.fail(remote);
+      return { ok: false, status: 401, reason: "wrong username or password", challenge: true };
+    },
+  };
+}
+
+function decodeBasic(header: string): { username: string; password: string } | undefined {
+  const match = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match?.[1]) return undefined;
+  const text = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = text.indexOf(":");
+  if (colon < 0) return undefined;
+  return { username: text.slice(0, colon), password: text.slice(colon + 1) };
+}

@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TriggerType } from "../../config/types.js";
+import { PathError } from "../../paths/mapper.js";
+import { parseATrain } from "../../triggers/a-train.js";
+import { parseScanRequest, type TriggerResult } from "../../triggers/index.js";
+import { parseQueryPaths } from "../../triggers/query.js";
+import type { ScanServerDeps } from "../app.js";
+import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "../body.js";
+import { HttpError } from "../http-error.js";
+import { ingest } from "../ingest.js";
+import { sendHtml } from "../respond.js";
+import { answerEmpty, answerOutcome } from "./answer.js";
+import type { CompatDeps } from "./deps.js";
+import { renderManualForm } from "./manual-form.js";
+
+type Deps = ScanServerDeps & { compat: CompatDeps };
+
+/** `/triggers/manual`: GET serves the form, HEAD answers 200, any other method queues every `dir` (and autopulse's `path`). */
+export async function handleManual(req: IncomingMessage, res: ServerResponse, url: URL, deps: Deps): Promise<void> {
+  const method = req.method ?? "GET";
+  if (method === "HEAD") return answerEmpty(res);
+  if (method === "GET" && !url.searchParams.has("path")) return sendHtml(res, 200, renderManualForm());
+  let params = url.searchParams;
+  let format: ParsedBody["format"] | undefined;
+  if (!params.has("dir") && !params.has("path") && method !== "GET") {
+    // The form posts its folders as one `dir` field, one per line.
+    const body = await readOptionalBody(req, deps);
+    if (body?.format === "form") {
+      format = "form";
+      const fields = body.value as Record<string, string>;
+      params = new URLSearchParams();
+      for (const line of (fields.dir ?? "").split(/\r?\n/)) if (line.trim() !== "") params.append("dir", line.trim());
+    }
+  }
+  return queueFromQuery(req, res, "manual", params, deps, format);
+}
+
+/** `/triggers/<name>`: an *arr's webhook JSON, or query paths for a manual-typed name. */
+export async function handleNamed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  name: string,
+  type: TriggerType,
+  deps: Deps,
+): Promise<void> {
+  const method = req.method ?? "GET";
+  if (method === "HEAD") return answerEmpty(res);
+  if (type === "manual") return queueFromQuery(req, res, name, url.searchParams, deps);
+  if (method !== "POST" && method !== "PUT") {
+    res.setHeader("allow", "POST, PUT, HEAD");
+    throw new HttpError(405, `/triggers/${name} takes the ${type} webhook by POST (or PUT)`);
+  }
+  const body = await readOptionalBody(req, deps);
+  if (body === undefined) {
+    // autopulse falls back to the query when a trigger gets no body.
+    if (url.searchParams.has("path") || url.searchParams.has("dir")) return queueFromQuery(req, res, name, url.searchParams, deps);
+    throw new HttpError(400, "the request body is empty");
+  }
+  const result = checkSender(parseScanRequest(body.value), name, type);
+  answerOutcome(req, res, deps.logger, name, await ingest(result, ingestDeps(deps)));
+}
+
+/** `POST /triggers/a-train/<drive>`: `{"created":[…],"deleted":[…]}` folders. */
+export async function handleATrain(req: IncomingMessage, res: ServerResponse, drive: string, deps: Deps): Promise<void> {
+  if (req.method !== "POST") {
+    res.setHeader("allow", "POST");
+    throw new HttpError(405, "/triggers/a-train/<drive> takes POST");
+  }
+  const body = await readOptionalBody(req, deps);
+  if (body === undefined) throw new HttpError(400, "the request body is empty");
+  answerOutcome(req, res, deps.logger, `a-train/${drive}`, await ingest(parseATrain(body.value), ingestDeps(deps)), { drive });
+}
+
+async function queueFromQuery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trigger: string,
+  params: URLSearchParams,
+  deps: Deps,
+  format?: ParsedBody["format"],
+): Promise<void> {
+  const { result, sha256 } = parseQueryPaths(params);
+  let extra: Record<string, unknown> = {};
+  if (sha256 !== undefined && result.kind === "scan") {
+    const requested = result.paths[0]?.path ?? "";
+    const verdict = await deps.compat.hashCheck(requested, toServerPath(deps, requested), sha256);
+    if (verdict.status === "mismatch") {
+      deps.logger.warn({ trigger, file: verdict.file }, "scan refused: the file's SHA-256 differs from the request's hash");
+      throw new HttpError(409, `hash mismatch: ${verdict.file} has SHA-256 ${verdict.actual}, the request says ${sha256}; not queued`);
+    }
+    extra = { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
+  }
+  answerOutcome(req, res, deps.logger, trigger, await ingest(result, ingestDeps(deps)), extra, format);
+}
+
+/** An *arr pointed at another app's name is a wrong URL: refuse it, as autoscan did, and say which. */
+function checkSender(result: TriggerResult, name: string, type: TriggerType): TriggerResult {
+  if (result.kind === "invalid" || result.source === "unknown" || result.source === type) return result;
+  if (result.source === "manual" || result.source === "a-train") {
+    return { kind: "invalid", reason: `/triggers/${name} takes ${type} webhooks; send manual scans to /triggers/manual` };
+  }
+  return { kind: "invalid", reason: `this is a ${result.source} webhook, but /triggers/${name} is configured for ${type}` };
+}
+
+async function readOptionalBody(req: IncomingMessage, deps: Deps): Promise<ParsedBody | undefined> {
+  const raw = await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES);
+  if (raw.toString("utf8").trim() === "") return undefined;
+  return parseBody(raw, req.headers["content-type"]);
+}
+
+function toServerPath(deps: Deps, path: string): string {
+  try {
+    return deps.mapper.toServerPath(path);
+  } catch (error) {
+    if (error instanceof PathError) throw new HttpError(400, error.message);
+    throw error;
+  }
+}
+
+function ingestDeps(deps: Deps) {
+  return { ...deps, sink: deps.sink ?? deps.queue };
+}

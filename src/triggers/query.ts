@@ -1,0 +1,42 @@
+import type { RequestedPath, TriggerResult } from "./types.js";
+
+/** A SHA-256 digest as autopulse's `hash` parameter carries it. */
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+
+export interface QueryRequest {
+  result: TriggerResult;
+  /** The `hash` parameter, lower-cased, when the request named one file and its digest. */
+  sha256?: string;
+}
+
+/**
+ * The query forms other scan services accept: autoscan's `?dir=a&dir=b`
+ * (folders) and autopulse's `?path=<file or folder>&hash=<sha256>`. Both may
+ * be repeated; `hash` is only meaningful with a single `path`.
+ */
+export function parseQueryPaths(params: URLSearchParams): QueryRequest {
+  const dirs = params.getAll("dir");
+  const files = params.getAll("path");
+  const hashes = params.getAll("hash");
+  const paths: RequestedPath[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, kind: RequestedPath["kind"]) => {
+    const key = `${kind}\0${path}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    paths.push({ path, kind });
+  };
+  for (const dir of dirs) add(dir, "folder");
+  for (const file of files) add(file, "unknown");
+  const invalid = (reason: string): QueryRequest => ({ result: { kind: "invalid", reason } });
+  if (paths.length === 0) return invalid("no dir or path parameter: nothing to scan");
+  const blank = paths.find((p) => p.path.trim() === "");
+  if (blank) return invalid("a dir or path parameter is empty");
+  if (paths.some((p) => p.path.includes("\0"))) return invalid("a dir or path parameter contains a NUL byte");
+  const result: TriggerResult = { kind: "scan", source: "manual", event: "Manual", paths };
+  if (hashes.length === 0) return { result };
+  if (hashes.length > 1 || files.length !== 1 || dirs.length > 0) return invalid("hash needs exactly one path parameter (and no dir)");
+  const hash = hashes[0] ?? "";
+  if (!SHA256_HEX.test(hash)) return invalid("hash must be a SHA-256 digest: 64 hexadecimal characters");
+  return { result, sha256: hash.toLowerCase() };
+}

@@ -1,0 +1,89 @@
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "vitest";
+import type { EnqueueOutcome, ScanRequest } from "../../src/domain.js";
+import { createLogger } from "../../src/lib/logger.js";
+import { nodeWatchFs, type WatchFs } from "../../src/watch/fs.js";
+
+/** A sink that records what the watcher queued. */
+export function recordingSink(): { requests: ScanRequest[]; enqueue(requests: ScanRequest[]): EnqueueOutcome } {
+  const requests: ScanRequest[] = [];
+  return {
+    requests,
+    enqueue(batch) {
+      requests.push(...batch);
+      return { queued: batch.map((r) => r.folder), covered: [] };
+    },
+  };
+}
+
+/** The real filesystem, counting the calls a round makes. */
+export function countingFs(inner: WatchFs = nodeWatchFs): WatchFs & { stats: number; readdirs: number; reset(): void } {
+  const counter = {
+    stats: 0,
+    readdirs: 0,
+    reset() {
+      counter.stats = 0;
+      counter.readdirs = 0;
+    },
+    stat(p: string) {
+      counter.stats += 1;
+      return inner.stat(p);
+    },
+    readdir(p: string) {
+      counter.readdirs += 1;
+      return inner.readdir(p);
+    },
+  };
+  return counter;
+}
+
+export const quietLogger = () => createLogger({ level: "silent" });
+
+/** Writes `files` (paths relative to `root`) with a little content each. */
+export function writeTree(root: string, files: string[]): void {
+  for (const rel of files) {
+    const file = path.join(root, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `content of ${rel}`);
+  }
+}
+
+/** Sets every folder's and file's times an hour back, deepest first: a library that has been there a while. */
+export function ageTree(root: string, seconds = 3600): void {
+  const when = new Date(Date.now() - seconds * 1000);
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else utimesSync(full, when, when);
+    }
+    utimesSync(dir, when, when);
+  };
+  visit(root);
+}
+
+export function countDirs(root: string): number {
+  let count = 1;
+  for (const entry of readdirSync(root, { withFileTypes: true })) if (entry.isDirectory()) count += countDirs(path.join(root, entry.name));
+  return count;
+}
+
+export function sizeOf(file: string): number {
+  return statSync(file).size;
+}
+
+/** After the root came back: the round sees it "ok", and nothing was or will be queued. */
+export async function expectBackWithNothingRecorded(
+  watcher: { runRound(): Promise<void>; state: { condition: string }; pending(): unknown[] },
+  clock: { advance(ms: number): void },
+  requests: unknown[],
+  minAgeMs: number,
+): Promise<void> {
+  await watcher.runRound();
+  expect(watcher.state.condition).toBe("ok");
+  clock.advance(minAgeMs);
+  await watcher.runRound();
+  expect(requests).toEqual([]);
+  expect(watcher.pending()).toEqual([]);
+}
