@@ -63,15 +63,25 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
   if (result.paths.length > LIMITS.pathsPerRequest) {
     throw new HttpError(413, `the request names ${result.paths.length} paths; the limit is ${LIMITS.pathsPerRequest} per request`);
   }
-  const folders = new Set<string>();
+  // Each folder to scan, with the files the request named in it (imports to wait for, deletions).
+  const folders = new Map<string, { imports: Set<string>; deleted: Set<string> }>();
   const ignored: string[] = [];
   for (const requested of result.paths) {
     const step = mapPath(deps.mapper, requested.path);
     const mapped = step.serverPath;
     deps.logger?.debug({ path: requested.path, prefix: step.prefix ?? null, key: step.key ?? null, mapped }, "path mapped");
     const hit = matchIgnoreList(requested.path, deps.ignoreList) ?? matchIgnoreList(mapped, deps.ignoreList);
-    if (hit === undefined) folders.add(folderOf(mapped, requested));
-    else ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
+    if (hit !== undefined) {
+      ignored.push(`${requested.path} (matched ${JSON.stringify(hit)})`);
+      continue;
+    }
+    const folder = folderOf(mapped, requested);
+    const named = folders.get(folder) ?? { imports: new Set<string>(), deleted: new Set<string>() };
+    folders.set(folder, named);
+    // A file: the folder to scan is its parent, not the path itself.
+    if (requested.kind !== "folder" && folder !== folderOf(mapped, { ...requested, kind: "folder" })) {
+      (requested.deleted ? named.deleted : named.imports).add(mapped);
+    }
   }
   if (folders.size === 0) {
     return {
@@ -82,7 +92,7 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
       message: `ignored by SERVER_IGNORE_LIST: ${listSome(ignored)}`,
     };
   }
-  const { matched, unmatched } = await splitByLibrary(folders, deps);
+  const { matched, unmatched } = await splitByLibrary(new Set(folders.keys()), deps);
   if (matched.length === 0) {
     const libraries = deps.libraries?.knownLibraries() ?? [];
     const list = libraries.map((l) => `${l.title} (${l.locations.join(", ")})`).join("; ") || "none";
@@ -91,7 +101,16 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
       libraries,
     });
   }
-  const outcome = await deps.sink.enqueue(matched.map((folder) => ({ folder, source: result.source, event: result.event })));
+  const requests = matched.flatMap(([original, folder]) => {
+    const named = folders.get(original);
+    const base = { folder, source: result.source, event: result.event };
+    if (!named || named.imports.size + named.deleted.size === 0) return [base];
+    const asked: ScanRequest[] = [];
+    if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports] });
+    if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
+    return asked;
+  });
+  const outcome = await deps.sink.enqueue(requests);
   return { status: 202, source: result.source, event: result.event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
 }
 
@@ -114,17 +133,20 @@ function folderOf(mapped: string, requested: RequestedPath): string {
 }
 
 /** Folders some library holds (spelled as the library spells its location, so case variants of a Windows path coalesce), and the rest. */
-async function splitByLibrary(folders: Set<string>, deps: IngestDeps): Promise<{ matched: string[]; unmatched: string[] }> {
+async function splitByLibrary(
+  folders: Set<string>,
+  deps: IngestDeps,
+): Promise<{ matched: Array<[folder: string, spelled: string]>; unmatched: string[] }> {
   const catalog = deps.libraries;
   const split = () => {
     const known = catalog?.knownLibraries();
     const matcher = known ? createLibraryMatcher(known) : undefined;
-    const matched = new Set<string>();
+    const matched = new Map<string, string>();
     const unmatched: string[] = [];
     for (const folder of folders) {
       const holding = catalog?.librariesHolding ? catalog.librariesHolding(folder) : matcher?.librariesFor(folder);
       if (holding !== undefined && holding.length === 0) unmatched.push(folder);
-      else matched.add(matcher && matcher.librariesFor(folder).length > 0 ? matcher.spellLikeLibrary(folder) : folder);
+      else matched.set(folder, matcher && matcher.librariesFor(folder).length > 0 ? matcher.spellLikeLibrary(folder) : folder);
     }
     return { matched: [...matched], unmatched };
   };

@@ -44,7 +44,7 @@ export function readFiles(payload: ArrPayload, key: string): RequestedPath[] {
  * instead, and the recycle-bin copy is never a scan target.
  */
 export function readDeletedFiles(payload: ArrPayload): RequestedPath[] {
-  return Array.isArray(getField(payload.body, "deletedFiles")) ? readFiles(payload, "deletedFiles") : [];
+  return Array.isArray(getField(payload.body, "deletedFiles")) ? asDeleted(readFiles(payload, "deletedFiles")) : [];
 }
 
 /** Old and new path of every renamed file; without a list, the whole media folder. */
@@ -54,7 +54,7 @@ export function readRenamedFiles(payload: ArrPayload, key: string): RequestedPat
   return entries.flatMap((entry, index) => {
     const where = `${key}[${index}]`;
     return [
-      { path: readFilePath(payload, entry, where, "previousPath", "previousRelativePath"), kind: "file" as const },
+      { path: readFilePath(payload, entry, where, "previousPath", "previousRelativePath"), kind: "file" as const, deleted: true },
       { path: readFilePath(payload, entry, where, "path", "relativePath"), kind: "file" as const },
     ];
   });
@@ -85,4 +85,9 @@ function readFilePath(payload: ArrPayload, entry: JsonObject, where: string, pat
 
 function rootWhere(payload: ArrPayload): string {
   return `${payload.rootKey}.${payload.rootPathKey}`;
+}
+
+/** The same paths, marked as removed by the event. */
+export function asDeleted(paths: RequestedPath[]): RequestedPath[] {
+  return paths.map((p) => ({ ...p, deleted: true }));
 }

@@ -1,4 +1,4 @@
-import { readDeletedFiles, type ArrPayload } from "./arr-payload.js";
+import { asDeleted, readDeletedFiles, type ArrPayload } from "./arr-payload.js";
 import { PayloadError, getField, type JsonObject } from "./read.js";
 import type { RequestedPath, Source, TriggerResult } from "./types.js";
 
@@ -50,6 +50,11 @@ export function parseArrEvent(trigger: ArrTrigger, body: JsonObject, eventType: 
   }
 }
 
+/** An event that removed what it names (a file delete, a series delete). */
+export function deleting(reader: EventReader): EventReader {
+  return (payload) => asDeleted(reader(payload));
+}
+
 /** A file event plus, for upgrades, the files it replaced. */
 export function withDeletedFiles(reader: EventReader): EventReader {
   return (payload) => [...reader(payload), ...readDeletedFiles(payload)];
@@ -64,7 +69,7 @@ function findEvent(names: readonly string[], eventType: string): string | undefi
 function dedupe(paths: RequestedPath[]): RequestedPath[] {
   const seen = new Set<string>();
   return paths.filter((entry) => {
-    const key = `${entry.kind}\0${entry.path}`;
+    const key = `${entry.kind}\0${entry.deleted ? 1 : 0}\0${entry.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

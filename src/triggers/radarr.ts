@@ -1,4 +1,4 @@
-import { withDeletedFiles, type ArrTrigger } from "./arr.js";
+import { deleting, withDeletedFiles, type ArrTrigger } from "./arr.js";
 import { readFile, readRenamedFiles, readRootFolder } from "./arr-payload.js";
 
 export const radarr: ArrTrigger = {
@@ -9,7 +9,7 @@ export const radarr: ArrTrigger = {
   scanEvents: {
     Download: withDeletedFiles((payload) => readFile(payload, "movieFile")),
     Rename: (payload) => readRenamedFiles(payload, "renamedMovieFiles"),
-    MovieFileDelete: (payload) => readFile(payload, "movieFile"),
+    MovieFileDelete: deleting((payload) => readFile(payload, "movieFile")),
     MovieDelete: readRootFolder,
   },
   quietEvents: ["Grab", "MovieAdded", "Health", "HealthRestored", "ApplicationUpdate", "ManualInteractionRequired"],

@@ -1,4 +1,4 @@
-import { withDeletedFiles, type ArrTrigger } from "./arr.js";
+import { deleting, withDeletedFiles, type ArrTrigger } from "./arr.js";
 import { readFile, readFiles, readRenamedFiles, readRootFolder } from "./arr-payload.js";
 
 export const readarr: ArrTrigger = {
@@ -9,7 +9,7 @@ export const readarr: ArrTrigger = {
   scanEvents: {
     Download: withDeletedFiles((payload) => readFiles(payload, "bookFiles")),
     Rename: (payload) => readRenamedFiles(payload, "renamedBookFiles"),
-    BookFileDelete: (payload) => readFile(payload, "bookFile"),
+    BookFileDelete: deleting((payload) => readFile(payload, "bookFile")),
     Retag: (payload) => readFile(payload, "bookFile"),
     AuthorDelete: readRootFolder,
     // The payload names no book folder, so the author folder is the narrowest safe scan.

@@ -1,4 +1,4 @@
-import { withDeletedFiles, type ArrTrigger } from "./arr.js";
+import { deleting, withDeletedFiles, type ArrTrigger } from "./arr.js";
 import { readFile, readFiles, readRenamedFiles, readRootFolder, type ArrPayload } from "./arr-payload.js";
 import { getField } from "./read.js";
 
@@ -18,7 +18,7 @@ export const sonarr: ArrTrigger = {
   scanEvents: {
     Download: withDeletedFiles(readImported),
     Rename: (payload) => readRenamedFiles(payload, "renamedEpisodeFiles"),
-    EpisodeFileDelete: (payload) => readFile(payload, "episodeFile"),
+    EpisodeFileDelete: deleting((payload) => readFile(payload, "episodeFile")),
     SeriesDelete: readRootFolder,
   },
   quietEvents: ["Grab", "SeriesAdd", "Health", "HealthRestored", "ApplicationUpdate", "ManualInteractionRequired"],

@@ -17,6 +17,8 @@ export type PathKind = "file" | "folder" | "unknown";
 export interface RequestedPath {
   path: string;
   kind: PathKind;
+  /** The event removed this file (a delete, an upgrade's replaced file, a rename's old name). */
+  deleted?: boolean;
 }
 
 export type TriggerResult =
