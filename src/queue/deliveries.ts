@@ -127,6 +127,7 @@ export function expireWaiting(ctx: DeliveryContext, cutoff: number, reason: stri
  */
 export function recoverInterrupted(ctx: DeliveryContext, now: number): number {
   const { changes } = ctx.st.resetDelivering.run(now);
+  ctx.st.releaseAuthHolds.run(now);
   for (const target of ctx.targets) ctx.st.addMissingDeliveries.run(target, now);
   const dropped = ctx.st.dropRemovedTargets.all("target removed from the config", now, JSON.stringify(ctx.targets)) as Array<{
     scanId: number;

@@ -24,7 +24,7 @@ export interface GateOptions {
   anchors?: AnchorCheck;
   /** Called when a check finished, so the scheduler looks again. */
   wake: () => void;
-  /** How long a passed anchor check is trusted before delivering again (default 5 s). */
+  /** How long a passed anchor check is trusted before delivering again (default 1 s). */
   anchorFreshMs?: number;
   /** How often missing anchors are looked for again (default 10 s). */
   anchorRetryMs?: number;
@@ -53,7 +53,7 @@ export interface Gates {
  */
 export function createGates(options: GateOptions): Gates {
   const { queue, clock, logger, fileChecker, anchors, wake } = options;
-  const freshMs = options.anchorFreshMs ?? 5_000;
+  const freshMs = options.anchorFreshMs ?? 1_000;
   const retryMs = options.anchorRetryMs ?? 10_000;
   const roundSize = options.roundSize ?? 500;
   let anchorCheck: Promise<void> | undefined;

@@ -111,6 +111,12 @@ export function prepareStatements(db: Database) {
       `UPDATE scan_delivery INDEXED BY scan_delivery_scan_target SET state = 'failed', last_error = ? || COALESCE(last_error, 'none, never attempted'),
        updated_at = ? WHERE scan_id = ? AND state IN ('pending', 'waiting')`,
     ),
+    // A token fixed while scanarr was stopped: scans held back by a refused token go out at once.
+    releaseAuthHolds: p<[number]>(
+      `UPDATE scan_delivery INDEXED BY scan_delivery_claim SET retry_at = 0,
+       due_at = (SELECT due_at FROM scan_queue WHERE id = scan_id), updated_at = ?
+       WHERE state = 'pending' AND last_error LIKE 'TargetAuthError%'`,
+    ),
     resetDelivering: p<[number]>(
       "UPDATE scan_delivery SET state = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE state = 'delivering'",
     ),

@@ -22,6 +22,8 @@ export interface HealthFacts {
   };
   /** Anchor files or folders that must exist before scanning (a hook: none today). */
   anchors?: ReadonlyArray<{ path: string; present: boolean }>;
+  /** When the anchors were last looked at (epoch ms); absent before the first check. */
+  anchorsCheckedAt?: number;
   /** More reasons to answer "degraded" from checks added later (rclone RC, ...); no secrets. */
   problems?: readonly string[];
 }
@@ -61,6 +63,14 @@ export function evaluateHealth(facts: HealthFacts): HealthVerdict {
     failed: facts.queue.failed,
     targets,
   };
+  const anchors = facts.anchors ?? [];
+  if (anchors.length > 0) {
+    body.anchors = {
+      ok: anchors.every((a) => a.present),
+      missing: anchors.filter((a) => !a.present).map((a) => a.path),
+      checkedAt: facts.anchorsCheckedAt === undefined ? null : new Date(facts.anchorsCheckedAt).toISOString(),
+    };
+  }
   if (drive) body.drive = { enabled: drive.enabled, running: drive.running, ...(drive.lastPoll ? { lastPollOk: drive.lastPoll.ok } : {}) };
   return { httpStatus: ok ? 200 : 503, body };
 }

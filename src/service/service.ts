@@ -16,6 +16,9 @@ import { createCompatDeps } from "../server/compat/deps.js";
 import { startWatchers, type WatchHandle } from "../watch/start.js";
 import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
+import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
+import { runStartupDoctor } from "../doctor/startup.js";
+import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
@@ -30,6 +33,8 @@ export interface ServiceDeps {
   target?: Target;
   /** Per-request time-out of the HTTP targets (tests pass a short one; 30 s by default). */
   targetTimeoutMs?: number;
+  /** How often the anchors are looked at while nothing asks (for /health and the watchers); 10 s by default. */
+  anchorPollMs?: number;
 }
 
 export interface RunningService {
@@ -69,7 +74,10 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
   const shutdown = new AbortController();
   const targets = buildAll(deps, shutdown.signal);
+  const mount = createMountSafety(config, { logger, clock });
+  const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
   const queue = new ScanQueue({
+    fileChecks: fileCheckPolicyOf(config),
     db,
     clock,
     targets: targets.map((b) => b.target.name),
@@ -98,6 +106,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
       watch: watch?.status() ?? [],
     }),
+    health: () => gatherHealthFacts({ config, targets, mount, delivery: () => delivery, drive: () => drive }),
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
@@ -105,16 +114,22 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {
     shutdown.abort();
+    await mount.close();
     throw error;
   }
   const checkpointer = startCheckpointer(deps.paths.database, logger);
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
-  delivery = startDelivery({ queue, targets, clock, logger });
+  // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
+  // even while no scan is due (a due scan checks them itself before it goes out).
+  const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
+  delivery = startDelivery({ queue, targets, clock, logger, fileChecker: mount.files, anchors });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
-  // anchorsOk: the integrator connects the anchor check (queue/gates.ts) here.
-  watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
+  // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
+  const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
+  watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
+  void runStartupDoctor({ config, paths: deps.paths, logger });
   const running = { delivery, drive, watch };
   return {
     host: address.address,
@@ -128,6 +143,8 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.drive.stop();
       await running.watch.stop();
       await running.delivery.stop(10_000);
+      anchorPoll?.stop();
+      await mount.close();
       shutdown.abort();
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
@@ -148,4 +165,22 @@ function buildAll(deps: ServiceDeps, signal: AbortSignal): BuiltTarget[] {
     for (const b of built) b.stop();
   });
   return built;
+}
+
+/** Checks the anchors now and then every `everyMs` until stopped; a check that hangs is bounded by the probe. */
+function pollAnchors(anchors: { check(): Promise<unknown> }, clock: Clock, everyMs: number): { stop(): void } {
+  let timer: unknown;
+  let stopped = false;
+  const run = (): void => {
+    void anchors.check().finally(() => {
+      if (!stopped) timer = clock.setTimeout(run, everyMs);
+    });
+  };
+  run();
+  return {
+    stop() {
+      stopped = true;
+      clock.clearTimeout(timer);
+    },
+  };
 }

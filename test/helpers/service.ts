@@ -49,6 +49,8 @@ export interface TestServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Runs after the install dir exists, before the service starts (e.g. to write a token). */
   beforeStart?: (paths: InstallPaths) => void;
+  /** How often the service looks at its anchors while idle. */
+  anchorPollMs?: number;
 }
 
 /** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
@@ -60,6 +62,8 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     SERVER_IP: "127.0.0.1",
     SERVER_PORT: 0,
     SERVER_SCAN_DELAY: 0,
+    // The fake media is not on this machine's disk; tests of file checks turn them on.
+    SERVER_MAX_FILE_CHECKS: 0,
     SERVER_ALLOW_MANUAL_SCAN: true,
     SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
     PLEX_LOCAL_URL: plex.url,
@@ -77,7 +81,7 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     },
   });
   const logger = createLogger({ level: "debug", format: "json", destination });
-  const service = await startService({ config, paths, logger, clock, env });
+  const service = await startService({ config, paths, logger, clock, env, anchorPollMs: options.anchorPollMs });
   const origin = `http://127.0.0.1:${service.port}`;
   return {
     service,
