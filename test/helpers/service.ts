@@ -51,6 +51,8 @@ export interface TestServiceOptions {
   beforeStart?: (paths: InstallPaths) => void;
   /** How often the service looks at its anchors while idle. */
   anchorPollMs?: number;
+  /** Per-request time-out of the HTTP targets. */
+  targetTimeoutMs?: number;
 }
 
 /** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
@@ -81,7 +83,15 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     },
   });
   const logger = createLogger({ level: "debug", format: "json", destination });
-  const service = await startService({ config, paths, logger, clock, env, anchorPollMs: options.anchorPollMs });
+  const service = await startService({
+    config,
+    paths,
+    logger,
+    clock,
+    env,
+    anchorPollMs: options.anchorPollMs,
+    targetTimeoutMs: options.targetTimeoutMs,
+  });
   const origin = `http://127.0.0.1:${service.port}`;
   return {
     service,
