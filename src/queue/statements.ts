@@ -46,7 +46,7 @@ export function prepareStatements(db: Database) {
     ),
     claimable: p<[string, number, number, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, s.folder AS folder, d.target AS target, d.attempts AS attempts,
-       s.first_requested_at AS firstRequestedAt
+       s.first_requested_at AS firstRequestedAt, s.source AS source, s.event AS event
        FROM scan_delivery d INDEXED BY scan_delivery_claim JOIN scan_queue s ON s.id = d.scan_id
        WHERE d.state = 'pending' AND d.target = ? AND d.priority = ? AND d.due_at <= ?
        ORDER BY d.due_at, d.id LIMIT ?`,

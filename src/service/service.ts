@@ -19,6 +19,7 @@ import { trackConnections } from "../server/graceful-close.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
+import { startAfterScan } from "./after-scan.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -111,7 +112,18 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
-  delivery = startDelivery({ queue, targets, clock, logger });
+  // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
+  const afterScan = startAfterScan({
+    config,
+    queue,
+    targets,
+    env: deps.env,
+    clock,
+    logger,
+    signal: shutdown.signal,
+    timeoutMs: deps.targetTimeoutMs,
+  });
+  delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
   // anchorsOk: the integrator connects the anchor check (queue/gates.ts) here.
   watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
@@ -128,6 +140,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.drive.stop();
       await running.watch.stop();
       await running.delivery.stop(10_000);
+      await afterScan.stop();
       shutdown.abort();
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
