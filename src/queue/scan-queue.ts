@@ -177,6 +177,11 @@ export class ScanQueue implements ScanSink {
     return this.withDeliveries(this.st.listFailed.all(limit) as ScanRow[]);
   }
 
+  /** Scans Plex did not confirm (missing files in their deliveries' lastError), newest first. */
+  listUnconfirmed(limit = 1_000): QueuedScan[] {
+    return this.withDeliveries(this.st.listUnconfirmed.all(limit) as ScanRow[]);
+  }
+
   /** The latest scans by their last request, whatever their state. */
   recent(limit = 50): QueuedScan[] {
     return this.withDeliveries(this.st.recent.all(limit) as ScanRow[]);

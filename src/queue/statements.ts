@@ -126,6 +126,7 @@ export function prepareStatements(db: Database) {
     countPending: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state IN ('open', 'closed')"),
     countFailed: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state = 'failed'"),
     listPending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
+    listUnconfirmed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'unconfirmed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     listFailed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     recent: p<[number]>("SELECT * FROM scan_queue ORDER BY last_requested_at DESC, id DESC LIMIT ?"),
     finishedCutoff: p<[string, number]>(
