@@ -6,7 +6,7 @@ import type { ScanQueue } from "./scan-queue.js";
 import type { TargetHealth } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
 
-export type OutcomeQueue = Pick<ScanQueue, "recordDone" | "recordRetry" | "recordFailed" | "recordSkipped">;
+export type OutcomeQueue = Pick<ScanQueue, "recordDelivered" | "recordRetry" | "recordFailed" | "recordSkipped">;
 
 /** A queue write that answers whether the claim was still ours. */
 export type OutcomeWrite = () => boolean;
@@ -16,6 +16,8 @@ interface OutcomeContext {
   policy: DeliveryPolicy;
   logger: Logger;
   random: () => number;
+  /** Whether an accepted delivery to `target` is confirmed afterwards (recorded 'confirming', not 'done'). */
+  confirms?: (target: string) => boolean;
 }
 
 /**
@@ -38,8 +40,10 @@ export function planOutcome(
     case "done":
       health.recordSuccess();
       return () => {
-        const ours = queue.recordDone(job, outcome.libraries);
-        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, "scan delivered");
+        const confirming = ctx.confirms?.(target) ?? false;
+        const ours = queue.recordDelivered(job, outcome.libraries, confirming);
+        const message = confirming ? "scan delivered; waiting for Plex to confirm it" : "scan delivered";
+        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, message);
         return ours;
       };
     case "unavailable":

@@ -32,6 +32,8 @@ export interface DeliveryRow {
   last_error: string | null;
   libraries: string | null;
   updated_at: number;
+  detail: string | null;
+  confirm: string | null;
 }
 
 export function toDeliveryView(row: DeliveryRow): DeliveryView {
@@ -42,6 +44,8 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
     attempts: row.attempts,
     lastError: row.last_error,
     libraries: parseLibraries(row.libraries),
+    detail: row.state === "confirming" ? describeConfirming(row.confirm) : row.detail,
+    confirmedAfterMs: confirmedAfterOf(row.confirm),
   };
 }
 
@@ -76,6 +80,7 @@ export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[], files: Fil
 function displayState(row: ScanRow, deliveries: DeliveryRow[]): ScanState {
   if (row.state !== "open" && row.state !== "closed") return row.state;
   if (deliveries.some((d) => d.state === "delivering")) return "delivering";
+  if (deliveries.some((d) => d.state === "confirming")) return "confirming";
   return row.files_state === "waiting" ? "waiting-for-files" : "pending";
 }
 
@@ -94,4 +99,28 @@ function isLibraryRef(value: unknown): value is LibraryRef {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   return typeof record.id === "string" && typeof record.title === "string";
+}
+
+/** While confirming: what the latest poll saw, in words. */
+function describeConfirming(json: string | null): string {
+  const record = parseJson(json) as { sections?: Array<{ title?: string; rescanned?: boolean; notConfirmed?: string[] }> } | undefined;
+  const parts = (record?.sections ?? []).map((s) => {
+    const missing = s.notConfirmed?.length ? `, not in Plex yet: ${s.notConfirmed.join(", ")}` : "";
+    return `${s.title ?? "section"}${s.rescanned ? " (scanned again)" : ""}${missing}`;
+  });
+  return `waiting for Plex to confirm: ${parts.join("; ") || "the section"}`;
+}
+
+function confirmedAfterOf(json: string | null): number | null {
+  const value = (parseJson(json) as { confirmedAfterMs?: unknown } | undefined)?.confirmedAfterMs;
+  return typeof value === "number" ? value : null;
+}
+
+function parseJson(json: string | null): unknown {
+  if (json === null) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -23,6 +23,16 @@ import {
   type FileCheckSummary,
 } from "./file-checks.js";
 import type { DeliveryJob, ExpiredScan, LibraryRef, QueuedScan } from "./types.js";
+import {
+  finishConfirming,
+  listConfirming,
+  prepareConfirmStatements,
+  recordConfirming,
+  type ConfirmFinish,
+  type ConfirmingDelivery,
+  type ConfirmProgressRecord,
+  type ConfirmStatements,
+} from "./confirm-store.js";
 
 export interface ScanQueueOptions {
   db: Database;
@@ -74,6 +84,7 @@ type Listener = (earliestDueAt: number) => void;
 export class ScanQueue implements ScanSink {
   private readonly st: QueueStatements;
   private readonly ctx: FileCheckContext;
+  private readonly cst: ConfirmStatements;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
   private readonly listeners = new Set<Listener>();
@@ -81,6 +92,7 @@ export class ScanQueue implements ScanSink {
   constructor(private readonly options: ScanQueueOptions) {
     migrateQueue(options.db);
     this.st = prepareStatements(options.db);
+    this.cst = prepareConfirmStatements(options.db);
     this.clock = options.clock;
     this.priorityOf = createPriorityOf(options.priorities ?? {}, separatorOf);
     this.ctx = {
@@ -165,6 +177,11 @@ export class ScanQueue implements ScanSink {
     return this.withDeliveries(this.st.listFailed.all(limit) as ScanRow[]);
   }
 
+  /** Scans Plex did not confirm (missing files in their deliveries' lastError), newest first. */
+  listUnconfirmed(limit = 1_000): QueuedScan[] {
+    return this.withDeliveries(this.st.listUnconfirmed.all(limit) as ScanRow[]);
+  }
+
   /** The latest scans by their last request, whatever their state. */
   recent(limit = 50): QueuedScan[] {
     return this.withDeliveries(this.st.recent.all(limit) as ScanRow[]);
@@ -179,6 +196,40 @@ export class ScanQueue implements ScanSink {
   /** The record* calls answer false when the claim is no longer ours (its lease ran out and was released). */
   recordDone(job: DeliveryJob, libraries: LibraryRef[]): boolean {
     return this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
+  }
+
+  /**
+   * A delivery the target accepted: `done`, or `confirming` when the
+   * after-scan work (confirmation, analyze, empty trash) follows it.
+   */
+  recordDelivered(job: DeliveryJob, libraries: LibraryRef[], confirming: boolean): boolean {
+    if (!confirming) return this.recordDone(job, libraries);
+    return this.transaction(() => recordConfirming(this.ctx, this.cst, job, libraries, this.clock.now()));
+  }
+
+  // Confirmation (driven by src/queue/confirmations.ts).
+
+  /** Every delivery being confirmed, oldest first, with the files its scan named. */
+  listConfirming(limit = 10_000): ConfirmingDelivery[] {
+    return listConfirming(this.cst, limit);
+  }
+
+  countConfirming(): number {
+    return (this.cst.countConfirming.get() as { n: number }).n;
+  }
+
+  /** Stores the progress of confirming deliveries (one transaction for a whole poll). */
+  saveConfirmProgress(updates: Array<{ deliveryId: number; progress: ConfirmProgressRecord }>): void {
+    const now = this.clock.now();
+    this.transaction(() => {
+      for (const u of updates) this.cst.saveProgress.run(JSON.stringify(u.progress), now, u.deliveryId);
+    });
+  }
+
+  /** Ends confirmations (done or unconfirmed); their scans finish when nothing else is open. */
+  recordConfirmed(finishes: ConfirmFinish[]): number {
+    const now = this.clock.now();
+    return this.transaction(() => finishes.filter((f) => finishConfirming(this.ctx, this.cst, f, now)).length);
   }
 
   recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): boolean {

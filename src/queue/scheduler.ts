@@ -15,6 +15,7 @@ export type DeliveryQueue = Pick<
   | "subscribe"
   | "claimDue"
   | "recordDone"
+  | "recordDelivered"
   | "recordRetry"
   | "recordFailed"
   | "expireWaiting"
@@ -42,6 +43,18 @@ export interface DeliveryOptions {
   fileChecker?: FileChecker;
   /** Anchors that must be present before anything is delivered. */
   anchors?: AnchorCheck;
+  /** Work around the scan call of some targets: hooks before, confirmation after (src/queue/after-delivery.ts). */
+  around?: DeliveryAround;
+}
+
+/** What runs around one target's scan calls; none of it may throw or hold a delivery up for long. */
+export interface DeliveryAround {
+  /** Whether accepted deliveries to `target` are recorded 'confirming' (the confirmation driver finishes them). */
+  confirms(target: string): boolean;
+  /** Before the scan call (the before-scan hook); the scan goes out whatever happens here. */
+  before(dt: DeliveryTarget, job: DeliveryJob): Promise<void>;
+  /** After the outcome was recorded: wakes the confirmation driver, or runs the after-scan hook at once. */
+  after(dt: DeliveryTarget, job: DeliveryJob, outcome: DeliveryOutcome): void;
 }
 
 export interface DeliveryHandle {
@@ -68,7 +81,8 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   // Outcomes the database refused to record (disk full, I/O error): kept and
   // written again on every tick, while their claims stay leased to us.
   const unrecorded: OutcomeWrite[] = [];
-  const outcomes = { queue, policy, logger, random };
+  const around = options.around;
+  const outcomes = { queue, policy, logger, random, ...(around ? { confirms: (t: string) => around.confirms(t) } : {}) };
   const gates = createGates({ queue, clock, logger, fileChecker: options.fileChecker, anchors: options.anchors, wake: () => tick() });
   let timer: unknown;
   let armedAt = Infinity;
@@ -177,9 +191,13 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   function start(dt: DeliveryTarget, job: DeliveryJob): void {
     const { target } = dt;
     inFlight.set(target.name, (inFlight.get(target.name) ?? 0) + 1);
-    const work = deliverFolder(dt, job)
+    const before = around ? around.before(dt, job).catch(() => undefined) : Promise.resolve();
+    const work = before
+      .then(() => deliverFolder(dt, job))
       .then((outcome) => {
-        if (!detached) record(target, job, outcome);
+        if (detached) return;
+        record(target, job, outcome);
+        around?.after(dt, job, outcome);
       })
       .catch((error: unknown) => logger.error({ err: error, folder: job.folder }, "delivery bookkeeping failed"))
       .finally(() => {

@@ -121,6 +121,13 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (scan_id, path)
   ) WITHOUT ROWID;
   `,
+  // 3: a delivery Plex accepted keeps its confirmation progress (sections,
+  // scan times, results) in \`confirm\` while it is 'confirming'; the partial
+  // index lets one poll find every confirming delivery at once.
+  `
+  ALTER TABLE scan_delivery ADD COLUMN confirm TEXT;
+  CREATE INDEX scan_delivery_confirming ON scan_delivery (id) WHERE state = 'confirming';
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */

@@ -46,7 +46,7 @@ export function prepareStatements(db: Database) {
     ),
     claimable: p<[string, number, number, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, s.folder AS folder, d.target AS target, d.attempts AS attempts,
-       s.first_requested_at AS firstRequestedAt
+       s.first_requested_at AS firstRequestedAt, s.source AS source, s.event AS event
        FROM scan_delivery d INDEXED BY scan_delivery_claim JOIN scan_queue s ON s.id = d.scan_id
        WHERE d.state = 'pending' AND d.target = ? AND d.priority = ? AND d.due_at <= ?
        ORDER BY d.due_at, d.id LIMIT ?`,
@@ -132,6 +132,7 @@ export function prepareStatements(db: Database) {
     countPending: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state IN ('open', 'closed')"),
     countFailed: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state = 'failed'"),
     listPending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
+    listUnconfirmed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'unconfirmed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     listFailed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     recent: p<[number]>("SELECT * FROM scan_queue ORDER BY last_requested_at DESC, id DESC LIMIT ?"),
     finishedCutoff: p<[string, number]>(

@@ -1,5 +1,5 @@
 /** What the queue shows about a scan; `delivering` while any target is being called. */
-export type ScanState = "pending" | "waiting-for-files" | "delivering" | "done" | "unconfirmed" | "failed" | "cancelled";
+export type ScanState = "pending" | "waiting-for-files" | "delivering" | "confirming" | "done" | "unconfirmed" | "failed" | "cancelled";
 
 export type DeliveryState =
   | "waiting"
@@ -34,6 +34,10 @@ export interface DeliveryView {
   lastError: string | null;
   /** Libraries the folder resolved to, once known. */
   libraries: LibraryRef[] | null;
+  /** After the scan: how the confirmation, analyze and trash went (or how it stands while confirming). */
+  detail: string | null;
+  /** Time from the scan's first request to Plex confirming it; null until confirmed (or never confirmed). */
+  confirmedAfterMs: number | null;
 }
 
 /** A scan's mergeable fields: a new request, or an existing row being regrouped. */
@@ -75,6 +79,9 @@ export interface DeliveryJob {
   firstRequestedAt: number;
   /** Imports the request named (media-server paths), when the scan deleted nothing; a target may narrow its scan to them. */
   files: string[];
+  /** Source and event of the scan's latest request (for the before-scan hook). */
+  source?: string;
+  event?: string;
 }
 
 /** A scan given up by the maximum-age rule. */

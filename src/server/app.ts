@@ -23,6 +23,8 @@ export interface QueueView extends ScanSink {
   listPending(limit?: number): QueuedScan[];
   listFailed(limit?: number): QueuedScan[];
   recent(limit?: number): QueuedScan[];
+  /** Scans Plex did not confirm, newest first (after-scan confirmation). */
+  listUnconfirmed?(limit?: number): QueuedScan[];
 }
 
 export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {

@@ -105,12 +105,13 @@ export function handleManualPage({ res, deps, formToken }: RequestContext): void
   sendHtml(res, 200, renderManualPage(deps.queue.recent(LIMITS.manualPageRows), deps.clock.now(), formToken.value));
 }
 
-/** GET /<pass>/api/queue[?limit=N]: pending and failed scans with their deliveries, at most N of each, and the counts. */
+/** GET /<pass>/api/queue[?limit=N]: pending, failed and unconfirmed scans with their deliveries, at most N of each, and the counts. */
 export function handleQueueApi({ res, url, deps }: RequestContext): void {
   const limit = parseLimit(url.searchParams.get("limit"));
   sendJson(res, 200, {
     pending: deps.queue.listPending(limit),
     failed: deps.queue.listFailed(limit),
+    ...(deps.queue.listUnconfirmed ? { unconfirmed: deps.queue.listUnconfirmed(limit) } : {}),
     counts: { pending: deps.queue.countPending(), failed: deps.queue.countFailed() },
     limit,
   });

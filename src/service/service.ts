@@ -22,6 +22,7 @@ import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
+import { startAfterScan } from "./after-scan.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -124,7 +125,19 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
-  delivery = startDelivery({ queue, targets, clock, logger, fileChecker: mount.files, anchors });
+  // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
+  const afterScan = startAfterScan({
+    config,
+    queue,
+    targets,
+    env: deps.env,
+    clock,
+    logger,
+    signal: shutdown.signal,
+    timeoutMs: deps.targetTimeoutMs,
+    anchors: mount.anchors,
+  });
+  delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around, fileChecker: mount.files, anchors });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
@@ -143,6 +156,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.drive.stop();
       await running.watch.stop();
       await running.delivery.stop(10_000);
+      await afterScan.stop();
       anchorPoll?.stop();
       await mount.close();
       shutdown.abort();

@@ -70,6 +70,8 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
     PLEX_LOCAL_URL: plex.url,
     PLEX_TOKEN: plex.token,
+    // Confirmation polls Plex for seconds after each scan; the tests that want it (test/after-scan/) turn it on.
+    PLEX_CONFIRM_SCANS: false,
     ...overrides,
   };
   const paths = resolveInstallPaths(tempDir());

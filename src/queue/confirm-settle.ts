@@ -1,0 +1,136 @@
+import type { Hooks } from "../hooks/hooks.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import type { AnalyzeReport } from "../targets/plex/analyze.js";
+import type { PlexAfterScan } from "../targets/plex/after-scan.js";
+import type { PlexSection } from "../targets/plex/api.js";
+import { trashCauseOf } from "../targets/plex/empty-trash.js";
+import type { ConfirmFinish, ConfirmingDelivery } from "./confirm-store.js";
+import type { AnchorCheck } from "./gates.js";
+import { logHookRun } from "./hook-log.js";
+
+export interface SettleDeps {
+  afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash">;
+  target: string;
+  hooks?: Hooks;
+  /** Anchors and PLEX_EMPTY_TRASH_CONTROL_FILES: the trash is emptied only while all are present. */
+  anchors?: AnchorCheck;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The work after a batch of deliveries was settled in one poll: analyze their
+ * items (each once, for the whole batch), empty each section's trash at most
+ * once (when an upgrade or deletion made it eligible and the guard allows),
+ * run the after-scan hook per delivery, and say how each ended. Never throws:
+ * Plex errors here are reported in the outcome, never retried (retrying would
+ * analyze twice).
+ */
+export async function settleBatch(batch: ConfirmingDelivery[], sections: PlexSection[], deps: SettleDeps): Promise<ConfirmFinish[]> {
+  const { logger } = deps;
+  const report = await analyzeBatch(batch, deps);
+  const trash = await emptyTrashOfBatch(batch, sections, deps);
+  const now = deps.clock.now();
+  const finishes: ConfirmFinish[] = [];
+  for (const row of batch) {
+    const results = row.progress.sections.map((s) => s.result);
+    const missing = [...new Set(results.flatMap((r) => r?.notConfirmed ?? []))];
+    const unconfirmed = results.find((r) => r?.kind === "unconfirmed");
+    const result = unconfirmed ? "unconfirmed" : results.every((r) => r?.kind === "confirmed") ? "confirmed" : "finished";
+    const after = Math.round((now - row.firstRequestedAt) / 1000);
+    const analyzed = analyzedOf(row, report);
+    const trashText = row.progress.sections.map((s) => trash.get(s.id)).find((t) => t !== undefined);
+    const parts = [
+      unconfirmed
+        ? `unconfirmed: ${unconfirmed.reason ?? "files not as expected in Plex"}; not as expected: ${missing.join(", ") || "none"}`
+        : result === "confirmed"
+          ? `confirmed ${after} s after the first request`
+          : `the section finished scanning ${after} s after the first request`,
+      ...(analyzed.length > 0 ? [`analyzed ${analyzed.length} item(s)`] : []),
+      ...(trashText ? [`trash: ${trashText}`] : []),
+    ];
+    const first = row.progress.sections[0];
+    const run = await deps.hooks?.after({
+      folder: row.folder,
+      source: row.source,
+      event: row.event,
+      target: deps.target,
+      ...(first ? { section: { id: first.id, title: first.title } } : {}),
+      files: row.files,
+      deletedFiles: row.deletedFiles,
+      result,
+      missingFiles: missing,
+      analyzedItems: analyzed,
+      ...(trashText ? { trash: trashText } : {}),
+    });
+    if (run) logHookRun(logger, run, row.folder);
+    const where = { folder: row.folder, target: deps.target };
+    if (unconfirmed) logger.warn({ ...where, missing }, `scan unconfirmed: ${unconfirmed.reason ?? "files not as expected in Plex"}`);
+    else logger.info({ ...where, seconds: after }, result === "confirmed" ? "scan confirmed by Plex" : "Plex finished the scan");
+    finishes.push({
+      deliveryId: row.deliveryId,
+      scanId: row.scanId,
+      state: unconfirmed ? "unconfirmed" : "done",
+      detail: parts.join("; "),
+      error: unconfirmed ? (parts[0] ?? null) : null,
+      progress: { ...row.progress, ...(result === "confirmed" ? { confirmedAfterMs: now - row.firstRequestedAt } : {}) },
+    });
+  }
+  return finishes;
+}
+
+async function analyzeBatch(batch: ConfirmingDelivery[], deps: SettleDeps): Promise<AnalyzeReport> {
+  const items = batch.flatMap((row) => row.progress.sections.flatMap((s) => s.result?.items ?? []));
+  try {
+    const report = await deps.afterScan.analyze(items);
+    if (report.analyzed.length > 0) deps.logger.info({ items: report.analyzed.length }, "asked Plex to analyze the new items");
+    for (const { ratingKey, error } of report.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not analyze an item");
+    return report;
+  } catch (error) {
+    deps.logger.warn({ err: error, items: items.length }, "could not analyze the new items");
+    return { analyzed: [], failed: [] };
+  }
+}
+
+function analyzedOf(row: ConfirmingDelivery, report: AnalyzeReport): string[] {
+  const done = new Set(report.analyzed);
+  const keys = row.progress.sections.flatMap((s) => (s.result?.items ?? []).flatMap((i) => [i.ratingKey, i.parentRatingKey ?? ""]));
+  return [...new Set(keys.filter((k) => done.has(k)))];
+}
+
+/** Per section of the batch: what became of its trash, in words; sections nothing made eligible are left out. */
+async function emptyTrashOfBatch(batch: ConfirmingDelivery[], sections: PlexSection[], deps: SettleDeps): Promise<Map<string, string>> {
+  const causesBy = new Map<string, Array<"upgrade" | "deletion">>();
+  for (const row of batch) {
+    const cause = trashCauseOf({ event: row.event, files: row.files.length, deletedFiles: row.deletedFiles.length });
+    if (!cause) continue;
+    for (const s of row.progress.sections) causesBy.set(s.id, [...(causesBy.get(s.id) ?? []), cause]);
+  }
+  const outcome = new Map<string, string>();
+  let anchorsPresent: boolean | undefined;
+  for (const [id, causes] of causesBy) {
+    const section = sections.find((s) => s.id === id);
+    if (!section) {
+      outcome.set(id, "left alone: the section is not in Plex");
+      continue;
+    }
+    anchorsPresent ??= deps.anchors ? (await deps.anchors.check()).ok : true;
+    try {
+      const input = { sectionRefreshing: section.refreshing, alreadyEmptied: false, anchorsPresent, causes };
+      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input);
+      if (result.action === "emptied") {
+        outcome.set(id, `emptied (${result.deletedCount} deleted items)`);
+        deps.logger.info({ section: section.title, deleted: result.deletedCount }, "emptied the section's trash");
+      } else {
+        outcome.set(id, `left alone: ${result.reason}`);
+        deps.logger.warn({ section: section.title, reason: result.reason }, "the section's trash was not emptied");
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      outcome.set(id, `not emptied: ${reason}`);
+      deps.logger.warn({ section: section.title, err: error }, "could not empty the section's trash");
+    }
+  }
+  return outcome;
+}

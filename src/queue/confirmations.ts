@@ -1,0 +1,147 @@
+import type { Hooks } from "../hooks/hooks.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import type { PlexAfterScan } from "../targets/plex/after-scan.js";
+import type { ConfirmStep, ConfirmWait } from "../targets/plex/confirm.js";
+import { settleBatch } from "./confirm-settle.js";
+import type { ConfirmingDelivery, SectionProgress } from "./confirm-store.js";
+import type { DeliveryTarget } from "./deliver.js";
+import type { AnchorCheck } from "./gates.js";
+import type { ScanQueue } from "./scan-queue.js";
+
+export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" | "saveConfirmProgress" | "recordConfirmed">;
+
+export interface ConfirmationOptions {
+  queue: ConfirmQueue;
+  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyze" | "emptyTrash">;
+  /** The Plex target whose deliveries are confirmed: re-scans go through it, in its path form. */
+  target: DeliveryTarget;
+  hooks?: Hooks;
+  anchors?: AnchorCheck;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface ConfirmationHandle {
+  /** A delivery was recorded confirming: poll one interval from now, unless a poll is already due sooner. */
+  wake(): void;
+  /** Stops polling and waits for a poll under way; what it had not recorded is polled again on the next start. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Confirms every delivery recorded 'confirming', with one timer and one Plex
+ * poll per PLEX_CONFIRM_POLL_INTERVAL for all of them (one sections call
+ * answers every waiting scan). The queue keeps each delivery's progress, so a
+ * restart resumes where the last poll left off.
+ */
+export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
+  const { queue, clock, logger } = options;
+  const pollMs = options.afterScan.confirmSettings.pollMs;
+  let timer: unknown;
+  let running: Promise<void> | undefined;
+  let stopping = false;
+
+  function arm(delayMs: number): void {
+    if (timer !== undefined || stopping) return;
+    timer = clock.setTimeout(() => {
+      timer = undefined;
+      run();
+    }, delayMs);
+  }
+
+  function run(): void {
+    if (running || stopping) return;
+    running = pollOnce(options)
+      .catch((error: unknown) => logger.warn({ err: error }, "could not ask Plex about the scans being confirmed; asking again"))
+      .finally(() => {
+        running = undefined;
+        try {
+          if (queue.countConfirming() > 0) arm(pollMs);
+        } catch (error) {
+          logger.error({ err: error }, "could not read the scans being confirmed");
+          arm(pollMs);
+        }
+      });
+  }
+
+  // Deliveries a stop left confirming are polled again at once.
+  if (queue.countConfirming() > 0) arm(0);
+  return {
+    wake: () => arm(pollMs),
+    async stop() {
+      stopping = true;
+      if (timer !== undefined) clock.clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+/** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
+async function pollOnce(options: ConfirmationOptions): Promise<void> {
+  const { queue, afterScan, target: dt, clock, logger } = options;
+  const rows = queue.listConfirming();
+  if (rows.length === 0) return;
+  const waits: ConfirmWait[] = [];
+  for (const row of rows) {
+    for (const s of row.progress.sections) if (!s.result) waits.push(waitOf(row, s, dt));
+  }
+  const round = waits.length > 0 ? await afterScan.confirmer.poll(waits, clock.now()) : { outcomes: [], sections: [] };
+  const steps = new Map(round.outcomes.map((o) => [o.id, o.step]));
+  for (const row of rows) {
+    for (const s of row.progress.sections) {
+      const step = steps.get(`${row.deliveryId}:${s.id}`);
+      if (step) await apply(step, row, s, options);
+    }
+  }
+  queue.saveConfirmProgress(rows.map((r) => ({ deliveryId: r.deliveryId, progress: r.progress })));
+  const settled = rows.filter((r) => r.progress.sections.every((s) => s.result));
+  if (settled.length === 0) return;
+  const finishes = await settleBatch(settled, round.sections, { ...options, target: dt.target.name });
+  queue.recordConfirmed(finishes);
+  logger.debug({ settled: finishes.length, waiting: rows.length - settled.length }, "confirmation poll");
+}
+
+function waitOf(row: ConfirmingDelivery, s: SectionProgress, dt: DeliveryTarget): ConfirmWait {
+  return {
+    id: `${row.deliveryId}:${s.id}`,
+    sectionId: s.id,
+    scannedAt: s.scannedAt,
+    rescanned: s.rescanned,
+    ...(s.sawRefreshing !== undefined ? { sawRefreshing: s.sawRefreshing } : {}),
+    files: row.files.map((f) => dt.toTargetPath(f)),
+    deletedFiles: row.deletedFiles.map((f) => dt.toTargetPath(f)),
+  };
+}
+
+/** Moves one section's progress by the poll's step; a re-scan is made here, through the target. */
+async function apply(step: ConfirmStep, row: ConfirmingDelivery, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
+  const { target: dt, clock, logger } = options;
+  switch (step.kind) {
+    case "wait":
+      if (step.refreshing) s.sawRefreshing = true;
+      s.notConfirmed = step.notConfirmed;
+      return;
+    case "rescan": {
+      const folder = dt.toTargetPath(row.folder);
+      const library = dt.libraries.knownLibraries()?.find((l) => l.id === s.id) ?? { id: s.id, title: s.title, type: "", locations: [] };
+      try {
+        await dt.target.scan(folder, library, []);
+        logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
+        Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, notConfirmed: step.notConfirmed });
+      } catch (error) {
+        // The next poll decides "rescan" again and tries once more.
+        logger.warn({ folder, section: s.title, err: error }, "could not scan the folder again; trying at the next poll");
+      }
+      return;
+    }
+    case "confirmed":
+    case "finished":
+      s.result = { kind: step.kind, items: step.items, notConfirmed: [] };
+      return;
+    case "unconfirmed":
+      s.result = { kind: "unconfirmed", items: step.items, notConfirmed: step.notConfirmed, reason: step.reason };
+      return;
+  }
+}
