@@ -73,7 +73,10 @@ export function prepareHistory(db: Database) {
       `SELECT * FROM scan_queue INDEXED BY scan_queue_pending_order WHERE state IN ('open', 'closed')
        AND (priority, due_at, id) > (?, ?, ?) ORDER BY priority, due_at, id LIMIT ?`,
     ),
-    countsByState: p<[]>("SELECT state, files_state AS files, COUNT(*) AS n FROM scan_queue GROUP BY state, files_state"),
+    byId: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
+    // The state index covers the count; waiting-for-files has its own partial index.
+    countsByState: p<[]>("SELECT state, COUNT(*) AS n FROM scan_queue GROUP BY state"),
+    countWaitingFiles: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE files_state = 'waiting' AND state IN ('open', 'closed')"),
     deliveriesIn: p<[string]>("SELECT * FROM scan_delivery WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, target"),
     filesIn: p<[string, number]>(
       `SELECT scanId, path, deletion, seen FROM (SELECT scan_id AS scanId, path, deletion, seen,
@@ -124,11 +127,18 @@ export class QueueBrowser {
     return { scans, next: last ? { priority: last.priority, dueAt: last.due_at, id: last.id } : undefined };
   }
 
+  /** One scan, whatever its state. */
+  scan(id: number): ListedScan | undefined {
+    const row = this.st.byId.get(id) as ScanRow | undefined;
+    return row && this.detailed([row])[0];
+  }
+
   /** Scans per shown state: pending, waiting-for-files, and each finished state. */
   counts(): Record<string, number> {
-    const counts: Record<string, number> = { pending: 0, "waiting-for-files": 0 };
-    for (const row of this.st.countsByState.all() as Array<{ state: string; files: string; n: number }>) {
-      const key = row.state === "open" || row.state === "closed" ? (row.files === "waiting" ? "waiting-for-files" : "pending") : row.state;
+    const waiting = (this.st.countWaitingFiles.get() as { n: number }).n;
+    const counts: Record<string, number> = { pending: 0 - waiting || 0, "waiting-for-files": waiting };
+    for (const row of this.st.countsByState.all() as Array<{ state: string; n: number }>) {
+      const key = row.state === "open" || row.state === "closed" ? "pending" : row.state;
       counts[key] = (counts[key] ?? 0) + row.n;
     }
     return counts;

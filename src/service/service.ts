@@ -19,6 +19,7 @@ import { trackConnections } from "../server/graceful-close.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
+import { wireDashboard } from "./dashboard-wiring.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -81,6 +82,13 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
   const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
+  const status = () => ({
+    target: targets[0]?.target.name,
+    targets: delivery?.targetStates() ?? {},
+    drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+    watch: watch?.status() ?? [],
+  });
+  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status });
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
@@ -92,12 +100,9 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOfTargets(targets),
     compat: createCompatDeps(config, { clock }),
-    status: () => ({
-      target: targets[0]?.target.name,
-      targets: delivery?.targetStates() ?? {},
-      drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
-      watch: watch?.status() ?? [],
-    }),
+    status,
+    dashboard: wiring.dashboard,
+    metrics: wiring.metrics,
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
@@ -111,7 +116,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
-  delivery = startDelivery({ queue, targets, clock, logger });
+  delivery = startDelivery({ queue: wiring.observed(queue), targets, clock, logger });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
   // anchorsOk: the integrator connects the anchor check (queue/gates.ts) here.
   watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger });
