@@ -123,6 +123,7 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     SERVER_PASSWORD_HASH: "",
     TRIGGERS: [],
     WATCH: [],
+    METRICS: { ENABLED: false },
     PLEX_ENABLED: true,
     TARGETS: [],
     ANCHORS: [],

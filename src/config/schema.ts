@@ -165,6 +165,7 @@ export const CONFIG_SCHEMA: Spec = {
         },
       },
     },
+    METRICS: { kind: "object", fields: { ENABLED: bool } },
   },
 };
 

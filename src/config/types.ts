@@ -153,4 +153,6 @@ export interface Config {
   /** Extra names under /triggers/ (sonarr, radarr, lidarr, readarr and manual always exist). */
   TRIGGERS: TriggerEntry[];
   WATCH: WatchEntry[];
+  /** GET /metrics (Prometheus text format); off by default. */
+  METRICS: { ENABLED: boolean };
 }

@@ -66,6 +66,7 @@ export function factsOf(row: ScanRow): ScanFacts {
 export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[], files: FileRow[]): QueuedScan {
   const waiting = row.files_state === "waiting" && (row.state === "open" || row.state === "closed");
   return {
+    id: row.id,
     ...factsOf(row),
     state: displayState(row, deliveries),
     finishedAt: row.finished_at,

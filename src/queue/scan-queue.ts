@@ -326,7 +326,7 @@ export class ScanQueue implements ScanSink {
   }
 }
 
-function groupBy<T>(items: T[], keyOf: (item: T) => number): Map<number, T[]> {
+export function groupBy<T>(items: T[], keyOf: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();
   for (const item of items) {
     const key = keyOf(item);

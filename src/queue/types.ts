@@ -57,6 +57,8 @@ export interface ScanFacts {
 
 /** A scan as the HTTP API and the manual page list it. */
 export interface QueuedScan extends ScanFacts {
+  /** The scan's row id: what the dashboard's actions name. */
+  id: number;
   state: ScanState;
   finishedAt: number | null;
   deliveries: DeliveryView[];

@@ -15,6 +15,11 @@ import { sendJson } from "./respond.js";
 import { handleHealth, handleLegacyApi, handleManualPage, handleQueueApi, handleScanPost, type RequestContext } from "./routes.js";
 import { createFormToken } from "./same-origin.js";
 import { createWrongPassLog } from "./wrong-pass-log.js";
+import type { DashboardDeps } from "./dashboard/deps.js";
+import { createLiveEvents } from "./dashboard/events.js";
+import { handleDashboardRoute } from "./dashboard/routes.js";
+import { handleMetrics } from "./metrics-route.js";
+import type { ScanMetrics } from "../metrics/metrics.js";
 
 /** The queue as the HTTP side sees it: a sink plus what the pages and the API list. */
 export interface QueueView extends ScanSink {
@@ -41,6 +46,10 @@ export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   bodyLimitBytes?: number;
   /** The autoscan/autopulse-compatible /triggers/* routes; absent = not served. */
   compat?: CompatDeps;
+  /** The dashboard (queue, history, actions, path tester); absent = the plain manual page. */
+  dashboard?: DashboardDeps;
+  /** Prometheus metrics; GET /metrics is served only when present. */
+  metrics?: ScanMetrics;
 }
 
 type Handler = (ctx: RequestContext) => Promise<void> | void;
@@ -51,15 +60,24 @@ const ROUTES = {
   legacyApi: { GET: handleLegacyApi, POST: handleLegacyApi },
   service: { GET: handleManualPage, HEAD: handleManualPage, POST: handleScanPost, PUT: handleScanPost },
   queueApi: { GET: handleQueueApi, HEAD: handleQueueApi },
+  metrics: { GET: handleMetrics },
+  dashboard: { GET: dashboardRoute, HEAD: dashboardRoute, POST: dashboardRoute },
 } satisfies Record<string, Record<string, Handler>>;
 
 type RouteName = keyof typeof ROUTES;
+
+const DASHBOARD_FIRST = new Set(["dashboard.js", "fragment", "events", "actions", "api"]);
+
+function dashboardRoute(ctx: RequestContext): Promise<void> {
+  return handleDashboardRoute(ctx, decodeSegments(ctx.url.pathname).slice(1));
+}
 
 /** The HTTP service: one request handler, routes in routes.ts. */
 export function createScanServer(deps: ScanServerDeps): Server {
   const passMatches = createPassCheck(deps.pass);
   const wrongPass = createWrongPassLog(deps.logger, deps.clock);
   const formToken = createFormToken();
+  const live = deps.dashboard ? createLiveEvents(deps.dashboard.changes) : undefined;
   const server = createServer((req, res) => {
     const ctx: RequestContext = {
       req,
@@ -68,6 +86,7 @@ export function createScanServer(deps: ScanServerDeps): Server {
       remote: req.socket?.remoteAddress,
       deps,
       formToken,
+      live,
     };
     handle(ctx, passMatches, wrongPass.note).catch((error: unknown) => fail(res, deps.logger, error));
   });
@@ -107,9 +126,11 @@ async function handle(ctx: RequestContext, passMatches: (p: string) => boolean, 
 function matchRoute(segments: string[]): { route: RouteName; pass?: string } | undefined {
   const [first, second, third] = segments;
   if (segments.length === 1 && first === "health") return { route: "health" };
+  if (segments.length === 1 && first === "metrics") return { route: "metrics" };
   if (segments.length === 2 && first === "api") return { route: "legacyApi", pass: second };
   if (segments.length === 1) return { route: "service", pass: first };
   if (segments.length === 3 && second === "api" && third === "queue") return { route: "queueApi", pass: first };
+  if (segments.length >= 2 && segments.length <= 3 && DASHBOARD_FIRST.has(second ?? "")) return { route: "dashboard", pass: first };
   return undefined;
 }
 

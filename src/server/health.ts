@@ -26,6 +26,8 @@ export interface HealthFacts {
   anchorsCheckedAt?: number;
   /** More reasons to answer "degraded" from checks added later (rclone RC, ...); no secrets. */
   problems?: readonly string[];
+  /** Secret-free facts shown as they are (the watchers' state). */
+  details?: Record<string, unknown>;
 }
 
 export interface HealthVerdict {
@@ -63,6 +65,7 @@ export function evaluateHealth(facts: HealthFacts): HealthVerdict {
     failed: facts.queue.failed,
     targets,
   };
+  Object.assign(body, facts.details);
   const anchors = facts.anchors ?? [];
   if (anchors.length > 0) {
     body.anchors = {

@@ -9,6 +9,8 @@ import { evaluateHealth } from "./health.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
 import { crossSiteRefusal, FORM_TOKEN_FIELD, type FormToken } from "./same-origin.js";
 import { renderManualPage } from "./views/manual-page.js";
+import type { LiveEvents } from "./dashboard/events.js";
+import { handleDashboardPage, pendingPageJson } from "./dashboard/routes.js";
 import { renderResultPage } from "./views/result-page.js";
 
 /** One request as the route handlers see it. */
@@ -20,6 +22,10 @@ export interface RequestContext {
   remote: string | undefined;
   deps: ScanServerDeps;
   formToken: FormToken;
+  /** The dashboard's event streams, when the dashboard is served. */
+  live?: LiveEvents;
+  /** Who is logged in to the dashboard, when a login is configured. */
+  user?: string;
 }
 
 /** GET /health: no pass, no secrets. */
@@ -40,6 +46,7 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
     const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.sink ?? deps.queue });
+    deps.metrics?.request(outcome.source, outcome.status === 202 ? "queued" : outcome.result === "test" ? "test" : "ignored");
     if (outcome.status === 202) {
       deps.logger.info(
         {
@@ -76,6 +83,7 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     return sendJson(res, 200, { status: outcome.result, source: outcome.source, event: outcome.event, message: outcome.message });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
+    deps.metrics?.request("unknown", "refused");
     deps.logger.warn({ status: error.status, reason: error.message, remote }, "scan request refused");
     if (body && wantsHtml(req, body.format)) return sendHtml(res, error.status, renderResultPage(false, "Not queued", [error.message]));
     throw error;
@@ -92,7 +100,9 @@ function fieldOf(value: unknown, key: string): unknown {
 }
 
 /** GET /<pass>: the manual scan page, when manual scans are allowed. */
-export function handleManualPage({ res, deps, formToken }: RequestContext): void {
+export function handleManualPage(ctx: RequestContext): void {
+  const { res, deps, formToken } = ctx;
+  if (deps.dashboard) return handleDashboardPage(ctx, deps.pass);
   if (!deps.allowManual) {
     return sendHtml(
       res,
@@ -114,6 +124,8 @@ export function handleQueueApi({ res, url, deps }: RequestContext): void {
     ...(deps.queue.listUnconfirmed ? { unconfirmed: deps.queue.listUnconfirmed(limit) } : {}),
     counts: { pending: deps.queue.countPending(), failed: deps.queue.countFailed() },
     limit,
+    // The dashboard's paged view: ISO 8601 times, every state counted, a cursor for the next page (?pafter=).
+    ...(deps.dashboard ? pendingPageJson(deps.dashboard, url.searchParams) : {}),
   });
 }
 

@@ -13,6 +13,8 @@ export interface HealthSources {
   delivery: () => DeliveryHandle | undefined;
   drive: () => DriveHandle | undefined;
   mount: MountSafety;
+  /** The filesystem watchers' state, shown as it is. */
+  watch: () => unknown[];
 }
 
 /** What GET /health judges, gathered from the running parts; nothing here touches a mount or a server. */
@@ -30,6 +32,7 @@ export function gatherHealthFacts(sources: HealthSources): Omit<HealthFacts, "qu
     drive: config.CLOUD.ENABLED ? { enabled: true, running: monitor !== undefined, lastPoll: monitor?.lastPoll() } : undefined,
     anchors: mount.anchors.anchors.map((path) => ({ path, present: !missing.has(path) })),
     anchorsCheckedAt: status.anchors?.checkedAt,
+    details: { watch: sources.watch() },
     problems,
   };
 }

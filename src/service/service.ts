@@ -23,6 +23,7 @@ import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
 import { startAfterScan } from "./after-scan.js";
+import { wireDashboard } from "./dashboard-wiring.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -90,6 +91,13 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
   const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
+  const status = () => ({
+    target: targets[0]?.target.name,
+    targets: delivery?.targetStates() ?? {},
+    drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
+    watch: watch?.status() ?? [],
+  });
+  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status });
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
@@ -101,13 +109,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOfTargets(targets),
     compat: createCompatDeps(config, { clock }),
-    status: () => ({
-      target: targets[0]?.target.name,
-      targets: delivery?.targetStates() ?? {},
-      drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
-      watch: watch?.status() ?? [],
-    }),
-    health: () => gatherHealthFacts({ config, targets, mount, delivery: () => delivery, drive: () => drive }),
+    status,
+    dashboard: wiring.dashboard,
+    metrics: wiring.metrics,
+    health: () =>
+      gatherHealthFacts({ config, targets, mount, delivery: () => delivery, drive: () => drive, watch: () => watch?.status() ?? [] }),
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
@@ -137,7 +143,15 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     timeoutMs: deps.targetTimeoutMs,
     anchors: mount.anchors,
   });
-  delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around, fileChecker: mount.files, anchors });
+  delivery = startDelivery({
+    queue: wiring.observed(queue),
+    targets,
+    clock,
+    logger,
+    around: afterScan.around,
+    fileChecker: mount.files,
+    anchors,
+  });
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;

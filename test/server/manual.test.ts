@@ -55,11 +55,13 @@ describe("manual scan requests", () => {
     expect(html).toContain("&lt;script&gt;");
   });
 
-  it("answers 403 for the page and for manual POSTs when SERVER_ALLOW_MANUAL_SCAN is false, and queues nothing", async () => {
+  it("shows the dashboard without the manual form and answers 403 for manual POSTs when SERVER_ALLOW_MANUAL_SCAN is false, and queues nothing", async () => {
     t = await startTestService({ SERVER_ALLOW_MANUAL_SCAN: false });
     const page = await fetch(t.base);
-    expect(page.status).toBe(403);
-    expect(await page.text()).toContain("SERVER_ALLOW_MANUAL_SCAN");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Manual scans are off (SERVER_ALLOW_MANUAL_SCAN)");
+    expect(html).not.toContain('id="manual"');
     const res = await postForm(t.base, { eventType: "Manual", filepath: "/tv/Lost/" });
     expect(res.status).toBe(403);
     const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: { pending: number } };

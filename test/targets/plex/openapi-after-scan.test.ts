@@ -1,17 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
+import { sharedFixture } from "../../helpers/shared-fixtures.js";
 import { at, items, scalar, type Block } from "./yaml-blocks.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const specFile = path.resolve(repoRoot, "../shared/fixtures/plex/plex-api-spec.yaml");
 // In CI a missing fixture fails these tests instead of skipping them.
-const present = existsSync(specFile) || Boolean(process.env.CI);
-if (!present) console.warn(`skipping the after-scan OpenAPI contract test: ${specFile} is absent`);
+const specFixture = sharedFixture("plex/plex-api-spec.yaml", "the after-scan OpenAPI contract test");
 
-describe.skipIf(!present)("Plex OpenAPI contract for the after-scan calls", () => {
+describe.runIf(specFixture.run)("Plex OpenAPI contract for the after-scan calls", () => {
   let spec: Block;
   const need = (block: Block | undefined, what: string): Block => {
     if (!block) throw new Error(`the spec has no ${what}`);
@@ -21,7 +17,7 @@ describe.skipIf(!present)("Plex OpenAPI contract for the after-scan calls", () =
     items(need(at(spec, "components", "schemas", schema, "required"), `${schema} required`)).map((i) => i[0]?.trim() ?? "");
 
   beforeAll(() => {
-    spec = readFileSync(specFile, "utf8").split("\n");
+    spec = readFileSync(specFixture.file(), "utf8").split("\n");
   });
 
   it.each([

@@ -1,0 +1,122 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** What the metrics read when scraped; each answer is secret-free by construction (names and counts only). */
+export interface MetricsSources {
+  /** Scans per shown state (pending, waiting-for-files, done, …). */
+  queueDepth(): Record<string, number>;
+  /** Each target's health as the scheduler sees it. */
+  targets(): Record<string, { state: string; failures: number }>;
+  /** The drive monitor: absent when CLOUD.ENABLED is false. */
+  drive?(): { running: boolean } | undefined;
+}
+
+/** Outcomes of one webhook or manual request. */
+export type RequestOutcome = "queued" | "ignored" | "test" | "refused";
+/** Outcomes of one delivery attempt. */
+export type DeliveryOutcomeLabel = "delivered" | "failed" | "retry" | "skipped" | "unconfirmed";
+
+export interface ScanMetrics {
+  readonly registry: Registry;
+  request(source: string, outcome: RequestOutcome): void;
+  delivery(target: string, outcome: DeliveryOutcomeLabel, latencySeconds: number | undefined, sinceRequestSeconds: number): void;
+  /** The Prometheus text exposition. */
+  render(): Promise<string>;
+}
+
+// Request sources are the trigger names; anything else would let a caller mint label values.
+const KNOWN_SOURCES = new Set([
+  "sonarr",
+  "radarr",
+  "lidarr",
+  "readarr",
+  "manual",
+  "watch",
+  "drive",
+  "autoscan",
+  "autopulse",
+  "a-train",
+  "unknown",
+]);
+
+/** A registry of its own per service (not prom-client's global one), so two services in one process never mix. */
+export function createMetrics(sources: MetricsSources): ScanMetrics {
+  const registry = new Registry();
+  const requests = new Counter({
+    name: "scanarr_requests_total",
+    help: "Scan requests received (webhooks, manual, triggers), by source and outcome.",
+    labelNames: ["source", "outcome"] as const,
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: "scanarr_deliveries_total",
+    help: "Delivery attempts by target and outcome (delivered, failed, retry, skipped, unconfirmed).",
+    labelNames: ["target", "outcome"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "scanarr_delivery_duration_seconds",
+    help: "How long one delivery to a target took, from claim to outcome.",
+    labelNames: ["target"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
+  const endToEnd = new Histogram({
+    name: "scanarr_request_to_delivered_seconds",
+    help: "From the first request of a scan to its delivery to a target (includes the debounce).",
+    labelNames: ["target"] as const,
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "scanarr_queue_scans",
+    help: "Scans in the queue and its history, by state.",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [state, n] of Object.entries(sources.queueDepth())) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: "scanarr_target_up",
+    help: "1 when the target answers, 0 while it is unavailable or misconfigured.",
+    labelNames: ["target"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [target, t] of Object.entries(sources.targets())) this.set({ target }, t.state === "ok" ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "scanarr_target_consecutive_failures",
+    help: "Failed deliveries in a row per target.",
+    labelNames: ["target"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [target, t] of Object.entries(sources.targets())) this.set({ target }, t.failures);
+    },
+  });
+  if (sources.drive) {
+    const drive = sources.drive;
+    new Gauge({
+      name: "scanarr_drive_monitor_up",
+      help: "1 while the cloud-drive monitor runs, 0 when it stopped on a problem.",
+      registers: [registry],
+      collect() {
+        const state = drive();
+        if (state) this.set(state.running ? 1 : 0);
+      },
+    });
+  }
+  return {
+    registry,
+    request: (source, outcome) => requests.inc({ source: KNOWN_SOURCES.has(source) ? source : "other", outcome }),
+    delivery(target, outcome, latencySeconds, sinceRequestSeconds) {
+      deliveries.inc({ target, outcome });
+      if (latencySeconds !== undefined) latency.observe({ target }, latencySeconds);
+      if (outcome === "delivered") endToEnd.observe({ target }, sinceRequestSeconds);
+    },
+    render: () => registry.metrics(),
+  };
+}

@@ -1,0 +1,157 @@
+import type { ServerResponse } from "node:http";
+import type { ListedScan } from "../../queue/history.js";
+import { BODY_LIMIT_BYTES, parseBody, readBody } from "../body.js";
+import { HttpError } from "../http-error.js";
+import { sendJson } from "../respond.js";
+import type { RequestContext } from "../routes.js";
+import { crossSiteRefusal, FORM_TOKEN_FIELD } from "../same-origin.js";
+import { renderResultPage } from "../views/result-page.js";
+import { CLIENT_SCRIPT } from "./client-script.js";
+import type { DashboardDeps } from "./deps.js";
+import { renderDashboard, renderLive, type PageInput } from "./page.js";
+import { historyCursorText, parseDashboardQuery, pendingCursorText } from "./query.js";
+import { isoOrNull } from "./time.js";
+
+// Our own script and the event stream are the only things besides the page itself.
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'";
+const ACTIONS = new Set(["scan-now", "retry", "cancel", "clear-history"]);
+const DAY_MS = 86_400_000;
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "no-store",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "content-security-policy": CSP,
+  });
+  res.end(body);
+}
+
+function need(ctx: RequestContext): DashboardDeps {
+  if (!ctx.deps.dashboard) throw new HttpError(404, "the dashboard is not available in this process");
+  return ctx.deps.dashboard;
+}
+
+/** Relative prefix of the dashboard's routes from the page's own address (`/<pass>` or `/<pass>/`). */
+function prefixOf(ctx: RequestContext, pass: string): string {
+  return ctx.url.pathname.endsWith("/") ? "./" : `./${encodeURIComponent(pass)}/`;
+}
+
+function pageInput(ctx: RequestContext, deps: DashboardDeps, prefix: string): PageInput {
+  const path = ctx.url.searchParams.get("trace");
+  return {
+    deps,
+    query: parseDashboardQuery(ctx.url.searchParams),
+    params: ctx.url.searchParams,
+    view: { now: ctx.deps.clock.now(), prefix, formToken: ctx.formToken.value },
+    allowManual: ctx.deps.allowManual,
+    trace: path ? deps.trace(path.slice(0, 4096)) : undefined,
+  };
+}
+
+/** GET /<pass>: the dashboard page (the manual form is part of it). */
+export function handleDashboardPage(ctx: RequestContext, pass: string): void {
+  const deps = need(ctx);
+  if (ctx.req.method === "HEAD") return send(ctx.res, 200, "text/html; charset=utf-8", "");
+  send(ctx.res, 200, "text/html; charset=utf-8", renderDashboard(pageInput(ctx, deps, prefixOf(ctx, pass))));
+}
+
+/** /<pass>/<rest…>: the dashboard's other routes. */
+export async function handleDashboardRoute(ctx: RequestContext, rest: string[]): Promise<void> {
+  const deps = need(ctx);
+  const method = ctx.req.method ?? "GET";
+  const [first, second] = rest;
+  const get = method === "GET" || method === "HEAD";
+  if (get && rest.length === 1 && first === "dashboard.js") return send(ctx.res, 200, "text/javascript; charset=utf-8", CLIENT_SCRIPT);
+  if (get && rest.length === 1 && first === "fragment")
+    return send(ctx.res, 200, "text/html; charset=utf-8", renderLive(pageInput(ctx, deps, "./")));
+  if (get && rest.length === 1 && first === "events")
+    return ctx.live?.open(ctx.res, () => (ctx.req.socket as { server?: { listening: boolean } }).server?.listening ?? false);
+  if (get && rest.length === 2 && first === "api" && second === "history") return sendHistory(ctx, deps);
+  if (rest.length === 2 && first === "actions" && ACTIONS.has(second ?? "")) {
+    if (method !== "POST") {
+      ctx.res.setHeader("allow", "POST");
+      throw new HttpError(405, "use POST");
+    }
+    return runAction(ctx, deps, second as string);
+  }
+  throw new HttpError(404, "no such route");
+}
+
+function sendHistory(ctx: RequestContext, deps: DashboardDeps): void {
+  const query = parseDashboardQuery(ctx.url.searchParams);
+  const page = deps.browser.history(query.filter, query.limit, query.after);
+  sendJson(ctx.res, 200, { history: page.scans.map(withIsoTimes), next: page.next && historyCursorText(page.next), limit: query.limit });
+}
+
+/** The JSON API's scan: the stored fields (epoch ms, kept for compatibility) plus ISO 8601 twins. */
+export function withIsoTimes(scan: ListedScan) {
+  return {
+    ...scan,
+    firstRequestedAtIso: isoOrNull(scan.firstRequestedAt),
+    lastRequestedAtIso: isoOrNull(scan.lastRequestedAt),
+    dueAtIso: isoOrNull(scan.dueAt),
+    finishedAtIso: isoOrNull(scan.finishedAt),
+    nextFileCheckAtIso: isoOrNull(scan.nextFileCheckAt),
+    deliveries: scan.deliveries.map((d) => ({ ...d, dueAtIso: isoOrNull(d.dueAt) })),
+  };
+}
+
+/** The JSON API's extra page of pending scans (GET /<pass>/api/queue?paged=1). */
+export function pendingPageJson(deps: DashboardDeps, params: URLSearchParams) {
+  const query = parseDashboardQuery(params);
+  const page = deps.browser.pending(query.limit, query.pendingAfter);
+  return {
+    pendingPage: page.scans.map(withIsoTimes),
+    pendingNext: page.next && pendingCursorText(page.next),
+    counts: deps.browser.counts(),
+  };
+}
+
+async function runAction(ctx: RequestContext, deps: DashboardDeps, action: string): Promise<void> {
+  const { req, res } = ctx;
+  const body = parseBody(await readBody(req, ctx.deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
+  const fields = (body.value && typeof body.value === "object" ? body.value : {}) as Record<string, unknown>;
+  const html = body.format === "form" && (req.headers.accept ?? "").includes("text/html");
+  const refusal = crossSiteRefusal(req, body.format === "form" && ctx.formToken.matches(fields[FORM_TOKEN_FIELD]));
+  const who = { remote: ctx.remote, forwardedFor: header(req.headers["x-forwarded-for"]), user: ctx.user };
+  if (refusal !== undefined) {
+    ctx.deps.logger.warn({ action, reason: refusal, ...who }, "dashboard action refused");
+    throw new HttpError(403, refusal);
+  }
+  let answer: { status: number; body: Record<string, unknown> };
+  if (action === "clear-history") {
+    const days = Number(fields.days);
+    if (!Number.isFinite(days) || days < 0) throw new HttpError(400, "days must be a number of days, 0 or more");
+    const cleared = deps.actions.clearHistory(ctx.deps.clock.now() - days * DAY_MS);
+    answer = { status: 200, body: { action, cleared, message: `cleared ${cleared} finished scans older than ${days} days` } };
+  } else {
+    const id = Number(fields.id);
+    if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, "id must be the number of a scan");
+    const run = action === "scan-now" ? deps.actions.scanNow : action === "retry" ? deps.actions.retry : deps.actions.cancel;
+    const result = run(id);
+    if (!result.ok) {
+      ctx.deps.logger.info({ action, id, refused: result.reason, ...who }, "dashboard action refused");
+      if (html) return send(res, result.status, "text/html; charset=utf-8", renderResultPage(false, "Not done", [result.reason]));
+      throw new HttpError(result.status, result.reason);
+    }
+    if (action !== "cancel") deps.wake();
+    const scan = deps.browser.scan(id);
+    const state = scan?.state ?? "gone";
+    answer = { status: 200, body: { action, id, state, scan: scan && withIsoTimes(scan), message: `scan ${id} is now ${state}` } };
+  }
+  ctx.deps.logger.info({ action, id: answer.body.id, state: answer.body.state, cleared: answer.body.cleared, ...who }, "dashboard action");
+  if (html) {
+    // Back to the dashboard, which shows what happened: no page of its own to reload by accident.
+    res.writeHead(303, { location: `../?done=${encodeURIComponent(String(answer.body.message))}`, "cache-control": "no-store" });
+    return void res.end();
+  }
+  sendJson(res, answer.status, answer.body);
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return (Array.isArray(value) ? value[0] : value)?.slice(0, 200);
+}

@@ -1,0 +1,14 @@
+import { HttpError } from "./http-error.js";
+import type { RequestContext } from "./routes.js";
+
+/** GET /metrics: the Prometheus text format, when METRICS.ENABLED. */
+export async function handleMetrics({ res, deps }: RequestContext): Promise<void> {
+  if (!deps.metrics) throw new HttpError(404, "metrics are off; set METRICS.ENABLED to true");
+  const text = await deps.metrics.render();
+  res.writeHead(200, {
+    "content-type": deps.metrics.registry.contentType,
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
+  res.end(text);
+}

@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { postForm, postJson, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\["\\n])*)"(,|$)/;
+
+/** A strict parser of the Prometheus text format 0.0.4: every line must be a HELP, a TYPE or a sample of a declared family. */
+function parseExposition(text: string): { samples: Sample[]; types: Map<string, string> } {
+  expect(text.endsWith("\n")).toBe(true);
+  const types = new Map<string, string>();
+  const samples: Sample[] = [];
+  for (const line of text.slice(0, -1).split("\n")) {
+    if (line === "") continue;
+    const meta = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
+    if (meta) {
+      expect(meta[2]).toMatch(NAME);
+      if (meta[1] === "TYPE") {
+        expect(["counter", "gauge", "histogram", "summary", "untyped"]).toContain(meta[3]);
+        expect(types.has(meta[2] as string)).toBe(false);
+        types.set(meta[2] as string, meta[3] as string);
+      }
+      continue;
+    }
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) throw new Error(`not a valid exposition line: ${line}`);
+    const labels: Record<string, string> = {};
+    let rest = m[2] ?? "";
+    while (rest.length > 0) {
+      const l = LABEL.exec(rest);
+      if (!l) throw new Error(`bad labels in: ${line}`);
+      labels[l[1] as string] = l[2] as string;
+      rest = rest.slice(l[0].length);
+    }
+    const value = m[3] === "+Inf" ? Infinity : Number(m[3]);
+    if (Number.isNaN(value)) throw new Error(`bad value in: ${line}`);
+    const name = m[1] as string;
+    const family = name.replace(/_(bucket|sum|count)$/, "");
+    if (!types.has(name) && !types.has(family)) throw new Error(`sample of an undeclared family: ${line}`);
+    samples.push({ name, labels, value });
+  }
+  return { samples, types };
+}
+
+const value = (samples: Sample[], name: string, labels: Record<string, string>) =>
+  samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+
+describe("GET /metrics", () => {
+  let t: TestService | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it("is off by default", async () => {
+    t = await startTestService();
+    expect((await fetch(`${t.origin}/metrics`)).status).toBe(404);
+  });
+
+  it("counts what was sent, in the strict text format, with no secret anywhere", async () => {
+    t = await startTestService({ METRICS: { ENABLED: true } });
+    const sonarr = (f: string) => ({ eventType: "Download", series: { path: `/tv/${f}` }, episodeFile: { relativePath: "e.mkv" } });
+    for (const f of ["Lost", "Fringe", "Heroes"]) expect((await postJson(t.base, sonarr(f))).status).toBe(202);
+    expect((await postJson(t.base, { eventType: "Test" })).status).toBe(200);
+    expect((await postForm(t.base, { eventType: "Manual", filepath: "/tv/../etc" })).status).toBe(400);
+    await t.plex.waitForRefreshes(3);
+    const res = await fetch(`${t.origin}/metrics`);
+    expect(res.headers.get("content-type")).toContain("text/plain");
+    const text = await res.text();
+    const { samples, types } = parseExposition(text);
+    expect(types.get("scanarr_requests_total")).toBe("counter");
+    expect(value(samples, "scanarr_requests_total", { source: "sonarr", outcome: "queued" })).toBe(3);
+    expect(value(samples, "scanarr_requests_total", { outcome: "refused" })).toBe(1);
+    await expect
+      .poll(async () =>
+        value(parseExposition(await (await fetch(`${t?.origin}/metrics`)).text()).samples, "scanarr_deliveries_total", {
+          target: "plex",
+          outcome: "delivered",
+        }),
+      )
+      .toBe(3);
+    const after = parseExposition(await (await fetch(`${t.origin}/metrics`)).text()).samples;
+    expect(value(after, "scanarr_request_to_delivered_seconds_count", { target: "plex" })).toBe(3);
+    expect(value(after, "scanarr_delivery_duration_seconds_bucket", { target: "plex", le: "+Inf" })).toBe(3);
+    expect(value(after, "scanarr_queue_scans", { state: "done" })).toBe(3);
+    expect(value(after, "scanarr_target_up", { target: "plex" })).toBe(1);
+    for (const secret of [TEST_PASS, t.plex.token]) expect(text).not.toContain(secret);
+    const page = await (await fetch(t.base)).text();
+    expect(page).not.toContain(t.plex.token);
+  });
+});
+
+describe("dashboard actions and CSRF", () => {
+  let t: TestService | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it("refuses a cross-site form POST to an action and changes nothing", async () => {
+    t = await startTestService({ SERVER_SCAN_DELAY: 600 });
+    await postJson(t.base, { eventType: "Download", series: { path: "/tv/Lost" }, episodeFile: { relativePath: "e.mkv" } });
+    const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { pendingPage: Array<{ id: number; dueAtIso: string }> };
+    const id = String(queue.pendingPage[0]?.id);
+    expect(queue.pendingPage[0]?.dueAtIso).toMatch(/Z$/);
+    const crossSite = await postForm(
+      `${t.base}/actions/cancel`,
+      { id },
+      { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+    );
+    expect(crossSite.status).toBe(403);
+    const fromOrigin = await postForm(`${t.base}/actions/cancel`, { id }, { origin: "https://evil.example" });
+    expect(fromOrigin.status).toBe(403);
+    const after = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: { pending: number } };
+    expect(after.counts.pending).toBe(1);
+    const ok = await postJson(`${t.base}/actions/cancel`, { id: Number(id) });
+    expect(ok).toMatchObject({ status: 200, body: { action: "cancel", state: "cancelled" } });
+  });
+});
