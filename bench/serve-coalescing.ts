@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
-import { startService } from "../src/service/service.js";
+import { startService } from "../src/serve/service.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";

@@ -13,7 +13,7 @@ import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
-import { startService } from "../src/service/service.js";
+import { startService } from "../src/serve/service.js";
 import { startFakeEmby } from "../test/fakes/emby.js";
 import { startFakeJellyfin } from "../test/fakes/jellyfin.js";
 import { startFakePlex } from "../test/fakes/plex.js";

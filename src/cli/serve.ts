@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { UserError } from "../domain.js";
 import { systemClock } from "../lib/clock.js";
 import { maskSecret } from "../lib/mask.js";
-import { startService } from "../service/service.js";
+import { startService } from "../serve/service.js";
 import type { CommandContext } from "./context.js";
 
 /** `scanarr serve`: runs until SIGINT/SIGTERM, then shuts down cleanly and exits 0. */

@@ -7,7 +7,7 @@ import type { Database } from "../../src/queue/database.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../../src/queue/scheduler.js";
 import type { QueuedScan } from "../../src/queue/types.js";
-import { startAfterScan, type AfterScanWiring } from "../../src/service/after-scan.js";
+import { startAfterScan, type AfterScanWiring } from "../../src/serve/after-scan.js";
 import { buildTargets } from "../../src/targets/build-targets.js";
 import { startFakePlex, type FakePlex, type FakePlexOptions } from "../fakes/plex.js";
 import { capturingLogger, flush, tempDatabase } from "../queue/helpers.js";
@@ -20,7 +20,7 @@ export const TV_SECTIONS = [
 
 /**
  * The queue, the scheduler and the after-scan wiring exactly as `serve` builds
- * them (src/service/after-scan.ts), against the fake Plex over real HTTP,
+ * them (src/serve/after-scan.ts), against the fake Plex over real HTTP,
  * with a ManualClock: the requests name files, which the HTTP ingest does not
  * pass on yet.
  */

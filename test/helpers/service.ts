@@ -6,7 +6,7 @@ import type { Config } from "../../src/config/types.js";
 import { systemClock, type Clock } from "../../src/lib/clock.js";
 import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { startService, type RunningService } from "../../src/service/service.js";
+import { startService, type RunningService } from "../../src/serve/service.js";
 import { startFakePlex, type FakePlex, type FakeSection } from "../fakes/plex.js";
 import { tempDir } from "./cli.js";
 

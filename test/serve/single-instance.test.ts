@@ -10,7 +10,7 @@ import { resolveInstallPaths } from "../../src/lib/install-paths.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { openDatabase } from "../../src/queue/database.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
-import { startService } from "../../src/service/service.js";
+import { startService } from "../../src/serve/service.js";
 import { startFakePlex } from "../fakes/plex.js";
 import { ARR_SECTIONS, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
 

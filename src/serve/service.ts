@@ -17,6 +17,8 @@ import { startWatchers, type WatchHandle } from "../watch/start.js";
 import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
+import { pollAnchors } from "../mount/anchor-poll.js";
+import { localPathsOf } from "../server/compat/local-paths.js";
 import { runStartupDoctor } from "../doctor/startup.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -108,7 +110,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOfTargets(targets),
-    compat: createCompatDeps(config, { clock }),
+    compat: createCompatDeps(config, { clock, localPaths: localPathsOf(config) }),
     status,
     dashboard: wiring.dashboard,
     metrics: wiring.metrics,
@@ -193,22 +195,4 @@ function buildAll(deps: ServiceDeps, signal: AbortSignal): BuiltTarget[] {
     for (const b of built) b.stop();
   });
   return built;
-}
-
-/** Checks the anchors now and then every `everyMs` until stopped; a check that hangs is bounded by the probe. */
-function pollAnchors(anchors: { check(): Promise<unknown> }, clock: Clock, everyMs: number): { stop(): void } {
-  let timer: unknown;
-  let stopped = false;
-  const run = (): void => {
-    void anchors.check().finally(() => {
-      if (!stopped) timer = clock.setTimeout(run, everyMs);
-    });
-  };
-  run();
-  return {
-    stop() {
-      stopped = true;
-      clock.clearTimeout(timer);
-    },
-  };
 }
