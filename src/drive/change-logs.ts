@@ -37,7 +37,8 @@ export async function listWatchedLogs(api: DriveApi, cloud: CloudConfig, logger:
   return logs;
 }
 
-async function listAllSharedDrives(api: DriveApi): Promise<SharedDrive[]> {
+/** Every shared drive the account sees, following drives.list pages. */
+export async function listAllSharedDrives(api: Pick<DriveApi, "listSharedDrives">): Promise<SharedDrive[]> {
   const drives: SharedDrive[] = [];
   let pageToken: string | undefined;
   do {

@@ -1,41 +1,30 @@
-/** One shared drive as Drive's drives.list returns it. */
-export interface SharedDrive {
-  id: string;
-  name: string;
-}
+import { auth } from "@googleapis/drive";
+import { listAllSharedDrives } from "../drive/change-logs.js";
+import { createDriveApi } from "../drive/client.js";
+import { DriveApiError } from "../drive/errors.js";
+import type { SharedDrive } from "../drive/types.js";
+
+export type { SharedDrive };
 
 export class SharedDrivesError extends Error {
   override name = "SharedDrivesError";
 }
 
 /**
- * Lists the account's shared drives with Drive v3 drives.list, 100 per page
- * as rclone asks, following nextPageToken.
+ * Lists the account's shared drives for the wizard through the same Drive
+ * client the drive monitor uses (drives.list, 100 per page as rclone asks),
+ * with a bare access token: rclone's own token or a service account's.
  */
-export async function listSharedDrives(apiUrl: string, accessToken: string, fetchImpl: typeof fetch = fetch): Promise<SharedDrive[]> {
-  const base = apiUrl.endsWith("/") ? apiUrl : `${apiUrl}/`;
-  const drives: SharedDrive[] = [];
-  let pageToken: string | undefined;
-  do {
-    const url = new URL("drive/v3/drives", base);
-    url.searchParams.set("pageSize", "100");
-    if (pageToken) url.searchParams.set("pageToken", pageToken);
-    let response: Response;
-    try {
-      response = await fetchImpl(url, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(30_000) });
-    } catch (error) {
-      throw new SharedDrivesError(`could not reach the Drive API at ${url.origin}: ${(error as Error).message}`);
+export async function listSharedDrives(apiUrl: string, accessToken: string): Promise<SharedDrive[]> {
+  const client = new auth.OAuth2();
+  client.setCredentials({ access_token: accessToken });
+  try {
+    return await listAllSharedDrives(createDriveApi({ auth: client, apiUrl }));
+  } catch (error) {
+    if (error instanceof DriveApiError && (error.status === 401 || error.status === 403)) {
+      throw new SharedDrivesError(`the Drive API refused the token (HTTP ${error.status})`);
     }
-    if (response.status === 401 || response.status === 403) {
-      throw new SharedDrivesError(`the Drive API refused the token (HTTP ${response.status})`);
-    }
-    if (!response.ok) throw new SharedDrivesError(`the Drive API answered HTTP ${response.status} to drives.list`);
-    const body = (await response.json()) as { drives?: unknown; nextPageToken?: unknown };
-    for (const drive of Array.isArray(body.drives) ? body.drives : []) {
-      const { id, name } = (drive ?? {}) as { id?: unknown; name?: unknown };
-      if (typeof id === "string") drives.push({ id, name: typeof name === "string" ? name : id });
-    }
-    pageToken = typeof body.nextPageToken === "string" && body.nextPageToken !== "" ? body.nextPageToken : undefined;
-  } while (pageToken);
-  return drives;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SharedDrivesError(`could not list the shared drives: ${message}`);
+  }
 }

@@ -125,7 +125,7 @@ describe("remote wizard dialogue", () => {
       service_account_file: "$SA_DIR/sa.json",
       team_drive: "0AAother",
     });
-    expect(api.requests).toContain("GET /drive/v3/drives?pageSize=100");
+    expect(api.requests).toContain("GET /drive/v3/drives?pageSize=100&fields=nextPageToken%2Cdrives%28id%2Cname%29");
   });
 
   it("lists every page of shared drives with the pasted token and stores the chosen id", async () => {
@@ -137,7 +137,10 @@ describe("remote wizard dialogue", () => {
     });
     await runRemoteWizard(ctx);
     expect(readSection(ctx.doc, "gdrive").get("team_drive")).toBe("0AA109");
-    expect(api.requests).toEqual(["GET /drive/v3/drives?pageSize=100", "GET /drive/v3/drives?pageSize=100&pageToken=100"]);
+    expect(api.requests).toEqual([
+      "GET /drive/v3/drives?pageSize=100&fields=nextPageToken%2Cdrives%28id%2Cname%29",
+      "GET /drive/v3/drives?pageSize=100&fields=nextPageToken%2Cdrives%28id%2Cname%29&pageToken=100",
+    ]);
   });
 
   it("says when the token is refused by drives.list and takes a typed shared drive id instead", async () => {
