@@ -127,7 +127,9 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     PLEX_ENABLED: true,
     TARGETS: [],
     ANCHORS: [],
-    SERVER_MAX_FILE_CHECKS: 10,
+    // Off unless set: a scanarr that cannot see the media (another host, a container without the
+    // media volume) would hold every scan. plex_autoscan files carry their own value (10).
+    SERVER_MAX_FILE_CHECKS: 0,
     SERVER_FILE_CHECK_DELAY: 60,
     SERVER_FILE_EXIST_PATH_MAPPINGS: {},
     SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: false,

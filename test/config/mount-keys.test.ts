@@ -54,11 +54,11 @@ describe("mount-safety keys", () => {
     expect(warnings.map((w) => w.split(":")[0]).sort()).toEqual(["RCLONE.BINARY", "RCLONE.CONFIG", "RCLONE.CRYPT_MAPPINGS"]);
   });
 
-  it("defaults to plex_autoscan's values, with no anchors and the refresh off", () => {
+  it("defaults to file checks off (plex_autoscan's delay and exhaustion rule), no anchors and the refresh off", () => {
     const config = defaultConfig(PASS);
     expect(config.ANCHORS).toEqual([]);
     expect([config.SERVER_MAX_FILE_CHECKS, config.SERVER_FILE_CHECK_DELAY, config.SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION]).toEqual([
-      10,
+      0,
       60,
       false,
     ]);

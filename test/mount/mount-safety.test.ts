@@ -58,6 +58,7 @@ describe("mount safety built from the config", () => {
     writeFileSync(path.join(mount.src, "mounted.bin"), "");
     const config = defaultConfig("a".repeat(32));
     config.ANCHORS = [path.join(mount.mnt, "mounted.bin")];
+    config.SERVER_MAX_FILE_CHECKS = 3;
     config.SERVER_FILE_EXIST_PATH_MAPPINGS = { [`${mount.mnt}/`]: ["/data/"] };
     config.RCLONE.RC_CACHE_REFRESH = {
       ENABLED: true,
