@@ -5,7 +5,7 @@
  * calls the fake received) and, while it drains, the latency of webhooks
  * posted by autocannon. Bounded: stops after `limitSec` seconds.
  *
- *   node --import tsx bench/queue-drain.ts [pending] [limitSec] [loadSec]
+ *   node --import tsx bench/queue-drain.ts [pending] [limitSec] [loadSec] [--cpu-prof <dir>]
  */
 import { mkdirSync } from "node:fs";
 import { ManualClock } from "../src/lib/clock.js";
@@ -23,6 +23,7 @@ import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
 const pending = Number(process.argv[2] ?? 100_000);
 const limitSec = Number(process.argv[3] ?? 180);
 const loadSec = Number(process.argv[4] ?? 10);
+const cpuProfDir = process.argv.includes("--cpu-prof") ? process.argv[process.argv.indexOf("--cpu-prof") + 1] : undefined;
 
 try {
   await measure();
@@ -38,7 +39,7 @@ async function measure(): Promise<void> {
   mkdirSync(paths.dataDir, { recursive: true });
   writeBenchConfig(installDir, benchConfig(plex.url, plex.token, { SERVER_SCAN_DELAY: 0 }));
   fillQueue(paths.database, pending);
-  const serve = await startServeChild(installDir, { logLevel: "warn" });
+  const serve = await startServeChild(installDir, { logLevel: "warn", ...(cpuProfDir ? { cpuProfDir } : {}) });
   // The history keeps only the latest finished scans, so count what reached Plex.
   const doneCount = () => plex.refreshes.length;
 

@@ -295,7 +295,9 @@ export class ScanQueue implements ScanSink {
 
   /** First request time of the oldest scan still waiting for a delivery, if any. */
   oldestWaitingSince(): number | undefined {
-    return (this.st.oldestWaiting.get() as { at: number | null }).at ?? undefined;
+    const at = ["open", "closed"].map((state) => (this.st.oldestWaiting.get(state) as { at: number } | undefined)?.at ?? Infinity);
+    const oldest = Math.min(...at);
+    return oldest === Infinity ? undefined : oldest;
   }
 
   private withDeliveries(rows: ScanRow[]): QueuedScan[] {

@@ -66,6 +66,8 @@ export interface DeliveryHandle {
   targetStates(): Record<string, { state: HealthState; failures: number }>;
 }
 
+const OLDEST_REFRESH_MS = 5_000;
+
 // Node timers overflow past ~24.8 days; waking hourly at most costs nothing.
 const MAX_TIMER_MS = 60 * 60_000;
 
@@ -175,11 +177,24 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
     const leaseEnd = queue.nextLeaseEnd();
     if (leaseEnd !== undefined) at = Math.min(at, Math.max(leaseEnd, leasesCheckedAt + policy.leaseRenewMs, now));
-    const oldest = paused ? undefined : queue.oldestWaitingSince();
+    const oldest = paused ? undefined : oldestWaiting(now);
     return oldest === undefined ? at : Math.min(at, oldest + policy.maxAgeMs);
   }
 
+  // The oldest waiting scan only matters against a 24 h limit: it is looked up at most every
+  // few seconds, not on each of the thousands of ticks a second a busy drain makes.
+  let oldestCache: { at: number | undefined; readAt: number } | undefined;
+  function oldestWaiting(now: number): number | undefined {
+    if (!oldestCache || now - oldestCache.readAt >= OLDEST_REFRESH_MS || now < oldestCache.readAt) {
+      oldestCache = { at: queue.oldestWaitingSince(), readAt: now };
+    }
+    return oldestCache.at;
+  }
+
   function expireOld(now: number): void {
+    // A read first: the expiry is a write transaction, and this runs on every tick.
+    const oldest = oldestWaiting(now);
+    if (oldest === undefined || oldest > now - policy.maxAgeMs) return;
     const hours = Math.round(policy.maxAgeMs / 3_600_000);
     const reason = `gave up: not delivered within ${hours} h of the first request`;
     const expired = queue.expireWaiting(now - policy.maxAgeMs, reason);

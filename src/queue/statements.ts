@@ -99,9 +99,12 @@ export function prepareStatements(db: Database) {
     nextDue: p<[string]>(
       "SELECT MIN(due_at) AS at FROM scan_delivery INDEXED BY scan_delivery_next WHERE state = 'pending' AND target = ?",
     ),
-    oldestWaiting: p<[]>(
-      `SELECT MIN(s.first_requested_at) AS at FROM scan_queue s WHERE s.state IN ('open', 'closed')
-       AND EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state IN ('pending', 'waiting'))`,
+    // Per state, in first-request order, stopping at the first scan that still waits for a
+    // delivery: a MIN() with the EXISTS filter would walk every open and closed scan.
+    oldestWaiting: p<[string]>(
+      `SELECT s.first_requested_at AS at FROM scan_queue s INDEXED BY scan_queue_state_first WHERE s.state = ?
+       AND EXISTS (SELECT 1 FROM scan_delivery d INDEXED BY scan_delivery_scan_target WHERE d.scan_id = s.id AND d.state IN ('pending', 'waiting'))
+       ORDER BY s.first_requested_at LIMIT 1`,
     ),
     waitingSince: p<[number]>(
       `SELECT * FROM scan_queue s WHERE s.state IN ('open', 'closed') AND s.first_requested_at <= ?
