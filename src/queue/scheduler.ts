@@ -93,7 +93,10 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   let renewedAt = clock.now();
   let leasesCheckedAt = -Infinity;
 
+  let oldestCache: { at: number | undefined; readAt: number } | undefined;
   const unsubscribe = queue.subscribe((dueAt) => {
+    // New work may be the oldest waiting scan (an empty queue was cached as "none").
+    if (oldestCache?.at === undefined) oldestCache = undefined;
     if (!stopping && dueAt < armedAt) arm(dueAt);
   });
 
@@ -183,7 +186,6 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
 
   // The oldest waiting scan only matters against a 24 h limit: it is looked up at most every
   // few seconds, not on each of the thousands of ticks a second a busy drain makes.
-  let oldestCache: { at: number | undefined; readAt: number } | undefined;
   function oldestWaiting(now: number): number | undefined {
     if (!oldestCache || now - oldestCache.readAt >= OLDEST_REFRESH_MS || now < oldestCache.readAt) {
       oldestCache = { at: queue.oldestWaitingSince(), readAt: now };
@@ -198,6 +200,8 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     const hours = Math.round(policy.maxAgeMs / 3_600_000);
     const reason = `gave up: not delivered within ${hours} h of the first request`;
     const expired = queue.expireWaiting(now - policy.maxAgeMs, reason);
+    // The cached oldest scan was just given up: read the next one.
+    oldestCache = undefined;
     if (expired.length > 0) {
       logger.warn({ count: expired.length, folders: expired.slice(0, 10).map((e) => e.folder) }, reason);
     }
