@@ -2,7 +2,7 @@ import type { Database, Statement } from "better-sqlite3";
 import type { DeliveryRow, ScanRow } from "./rows.js";
 import { toQueuedScan } from "./rows.js";
 import type { FileRow } from "./scan-files.js";
-import { groupBy } from "./scan-queue.js";
+import { groupBy } from "../lib/group-by.js";
 import type { QueuedScan } from "./types.js";
 
 /** Finished states the history lists. */

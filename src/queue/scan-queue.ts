@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
@@ -12,6 +10,8 @@ import type { DeliveryRow, ScanRow } from "./rows.js";
 import { toQueuedScan } from "./rows.js";
 import { migrateQueue } from "./schema.js";
 import { prepareStatements, type QueueStatements } from "./statements.js";
+import { groupBy } from "../lib/group-by.js";
+import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
 import { attachFiles, prepareFileStatements, type FileRow } from "./scan-files.js";
 import {
   dueFileChecks,
@@ -60,13 +60,6 @@ export interface ScanQueueOptions {
   leaseMs?: number;
   /** File-exists checks: when set, named imports hold their scan until they are visible. */
   fileChecks?: FileCheckPolicy;
-}
-
-export const DEFAULT_LEASE_MS = 2 * 60_000;
-
-/** A claim owner unique to this process run. */
-export function newOwnerId(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 }
 
 /**
@@ -326,15 +319,4 @@ export class ScanQueue implements ScanSink {
       }
     }
   }
-}
-
-export function groupBy<T>(items: T[], keyOf: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
