@@ -95,8 +95,6 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
 
   let oldestCache: { at: number | undefined; readAt: number } | undefined;
   const unsubscribe = queue.subscribe((dueAt) => {
-    // New work may be the oldest waiting scan (an empty queue was cached as "none").
-    if (oldestCache?.at === undefined) oldestCache = undefined;
     if (!stopping && dueAt < armedAt) arm(dueAt);
   });
 
@@ -187,10 +185,13 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   // The oldest waiting scan only matters against a 24 h limit: it is looked up at most every
   // few seconds, not on each of the thousands of ticks a second a busy drain makes.
   function oldestWaiting(now: number): number | undefined {
-    if (!oldestCache || now - oldestCache.readAt >= OLDEST_REFRESH_MS || now < oldestCache.readAt) {
-      oldestCache = { at: queue.oldestWaitingSince(), readAt: now };
-    }
-    return oldestCache.at;
+    // "None waiting" is never trusted from the cache: a scan in flight when it was read may be
+    // waiting again (a retry) without the queue announcing it.
+    const cached = oldestCache;
+    if (cached && cached.at !== undefined && now >= cached.readAt && now - cached.readAt < OLDEST_REFRESH_MS) return cached.at;
+    const at = queue.oldestWaitingSince();
+    oldestCache = { at, readAt: now };
+    return at;
   }
 
   function expireOld(now: number): void {
