@@ -65,7 +65,12 @@ async function runCase(detect: "mtime" | "listing"): Promise<void> {
       emitDueFolders(due, {
         mapper: createPathMapper({}),
         ignoreList: [],
-        sink: { enqueue: (r) => (queued.push(...r), { queued: [], covered: [] }) },
+        sink: {
+          enqueue: (r) => {
+            queued.push(...r);
+            return { queued: [], covered: [] };
+          },
+        },
         logger,
       }),
   });

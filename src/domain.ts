@@ -33,6 +33,8 @@ export interface Library {
 /** Where scans are delivered. One implementation per media server or method. */
 export interface Target {
   readonly name: string;
+  /** Scan calls the server takes at once; the scheduler sends no more (default: its policy's concurrency). */
+  readonly maxInFlight?: number;
   /** Libraries of the media server; throws a Target*Error when it cannot tell. */
   listLibraries(): Promise<Library[]>;
   /**

@@ -92,6 +92,7 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
       "/data/TV/": ["/mnt/unionfs/Media/TV/", "My Drive/Media/TV/"],
     },
     SERVER_SCAN_DELAY: 180,
+    SERVER_DELIVERY_CONCURRENCY: 4,
     SERVER_SCAN_PRIORITIES: {},
     SERVER_IGNORE_LIST: ["/.grab/", ".DS_Store", "Thumbs.db"],
     PLEX_LOCAL_URL: "http://localhost:32400",

@@ -3,7 +3,7 @@ import { writeFileAtomic } from "../lib/atomic-write.js";
 import { defaultConfig, generateServerPass, withTargetDefaults } from "./defaults.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
-import { ALL_REQUIREMENTS, checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
+import { checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { starterConfigText } from "./starter.js";
 import type { Config } from "./types.js";

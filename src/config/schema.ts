@@ -56,6 +56,7 @@ export const CONFIG_SCHEMA: Spec = {
     SERVER_SCAN_DELAY: { kind: "number", min: 0 },
     SERVER_SCAN_PRIORITIES: { kind: "stringsByKey", keyPattern: /^-?\d+$/, keyHint: 'must be an integer priority such as "0"' },
     SERVER_IGNORE_LIST: strings,
+    SERVER_DELIVERY_CONCURRENCY: { kind: "integer", min: 1, max: 64 },
     PLEX_LOCAL_URL: url,
     PLEX_TOKEN: str,
     PLEX_SCANNER: str,

@@ -97,6 +97,8 @@ export interface Config {
   SERVER_PATH_MAPPINGS: Record<string, string[]>;
   /** Seconds of quiet before a folder is scanned (trailing debounce). */
   SERVER_SCAN_DELAY: number;
+  /** Scan calls in flight per target at once. */
+  SERVER_DELIVERY_CONCURRENCY: number;
   SERVER_SCAN_PRIORITIES: Record<string, string[]>;
   SERVER_IGNORE_LIST: string[];
   PLEX_LOCAL_URL: string;

@@ -1,9 +1,10 @@
 /**
  * How the scheduler delivers and retries. Defaults, and why:
  *
- * - concurrencyPerTarget 2: Plex queues refreshes itself, so more parallel
- *   requests only add load; 2 hides one slow answer. (The scanner target
- *   serialises runs by itself.)
+ * - concurrencyPerTarget 2 (serve passes SERVER_DELIVERY_CONCURRENCY, 4 by
+ *   default): Plex queues refreshes itself, so more parallel requests only
+ *   add load; a few hide a slow answer and let a backlog drain at the
+ *   target's pace. (The scanner target serialises runs by itself.)
  * - backoff for TargetUnavailableError (down, 404, 5xx, timeout): attempt n
  *   waits min(maxMs, baseMs × factor^(n-1)) = 5 s, 10 s, 20 s … capped at
  *   10 min, then "equal jitter": a random point in the upper half of that

@@ -6,13 +6,9 @@ import { coalesceRequest } from "./coalesce.js";
 import * as deliveries from "./deliveries.js";
 import { normalizeFolder, separatorOf } from "./folder-key.js";
 import { createPriorityOf, type PriorityOf, type PriorityRules } from "./priority.js";
-import type { DeliveryRow, ScanRow } from "./rows.js";
-import { toQueuedScan } from "./rows.js";
-import { migrateQueue } from "./schema.js";
-import { prepareStatements, type QueueStatements } from "./statements.js";
-import { groupBy } from "../lib/group-by.js";
+import { QueueReads } from "./queue-reads.js";
 import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
-import { attachFiles, prepareFileStatements, type FileRow } from "./scan-files.js";
+import { attachFiles } from "./scan-files.js";
 import {
   dueFileChecks,
   recordFileChecks,
@@ -22,17 +18,8 @@ import {
   type FileCheckResult,
   type FileCheckSummary,
 } from "./file-checks.js";
-import type { DeliveryJob, ExpiredScan, LibraryRef, QueuedScan } from "./types.js";
-import {
-  finishConfirming,
-  listConfirming,
-  prepareConfirmStatements,
-  recordConfirming,
-  type ConfirmFinish,
-  type ConfirmingDelivery,
-  type ConfirmProgressRecord,
-  type ConfirmStatements,
-} from "./confirm-store.js";
+import type { DeliveryJob, ExpiredScan, LibraryRef } from "./types.js";
+import { finishConfirming, recordConfirming, type ConfirmFinish, type ConfirmProgressRecord } from "./confirm-store.js";
 
 export interface ScanQueueOptions {
   db: Database;
@@ -74,23 +61,19 @@ export function defaultMaxWaitMs(delayMs: number): number {
 type Listener = (earliestDueAt: number) => void;
 
 /** The durable, coalescing scan queue (SQLite). Every method is synchronous. */
-export class ScanQueue implements ScanSink {
-  private readonly st: QueueStatements;
+export class ScanQueue extends QueueReads implements ScanSink {
   private readonly ctx: FileCheckContext;
-  private readonly cst: ConfirmStatements;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
   private readonly listeners = new Set<Listener>();
 
   constructor(private readonly options: ScanQueueOptions) {
-    migrateQueue(options.db);
-    this.st = prepareStatements(options.db);
-    this.cst = prepareConfirmStatements(options.db);
+    super(options.db);
     this.clock = options.clock;
     this.priorityOf = createPriorityOf(options.priorities ?? {}, separatorOf);
     this.ctx = {
       st: this.st,
-      fst: prepareFileStatements(options.db),
+      fst: this.fst,
       gateFiles: options.fileChecks !== undefined,
       fileChecks: options.fileChecks ?? { maxChecks: 1, delayMs: 0, scanFolderOnExhaustion: true },
       targets: [...options.targets],
@@ -152,35 +135,12 @@ export class ScanQueue implements ScanSink {
     return () => this.listeners.delete(listener);
   }
 
-  countPending(): number {
-    return (this.st.countPending.get() as { n: number }).n;
-  }
+  // The scheduler's side. Each call is one transaction, or part of the caller's batch.
 
-  countFailed(): number {
-    return (this.st.countFailed.get() as { n: number }).n;
+  /** Runs several calls in one transaction: one commit for a tick's outcomes or its claims. */
+  batch<T>(fn: () => T): T {
+    return this.transaction(fn);
   }
-
-  /** Scans waiting or being delivered, in delivery order (priority, then due time). */
-  listPending(limit = 1_000): QueuedScan[] {
-    return this.withDeliveries(this.st.listPending.all(limit) as ScanRow[]);
-  }
-
-  /** Scans that failed on at least one target, newest first. */
-  listFailed(limit = 1_000): QueuedScan[] {
-    return this.withDeliveries(this.st.listFailed.all(limit) as ScanRow[]);
-  }
-
-  /** Scans Plex did not confirm (missing files in their deliveries' lastError), newest first. */
-  listUnconfirmed(limit = 1_000): QueuedScan[] {
-    return this.withDeliveries(this.st.listUnconfirmed.all(limit) as ScanRow[]);
-  }
-
-  /** The latest scans by their last request, whatever their state. */
-  recent(limit = 50): QueuedScan[] {
-    return this.withDeliveries(this.st.recent.all(limit) as ScanRow[]);
-  }
-
-  // The scheduler's side. Each call is one transaction.
 
   claimDue(target: string, limit: number): DeliveryJob[] {
     return this.transaction(() => deliveries.claimDue(this.ctx, target, this.clock.now(), limit));
@@ -201,15 +161,6 @@ export class ScanQueue implements ScanSink {
   }
 
   // Confirmation (driven by src/queue/confirmations.ts).
-
-  /** Every delivery being confirmed, oldest first, with the files its scan named. */
-  listConfirming(limit = 10_000): ConfirmingDelivery[] {
-    return listConfirming(this.cst, limit);
-  }
-
-  countConfirming(): number {
-    return (this.cst.countConfirming.get() as { n: number }).n;
-  }
 
   /** Stores the progress of confirming deliveries (one transaction for a whole poll). */
   saveConfirmProgress(updates: Array<{ deliveryId: number; progress: ConfirmProgressRecord }>): void {
@@ -261,44 +212,9 @@ export class ScanQueue implements ScanSink {
     return summary;
   }
 
-  /** When the next check round of some scan falls due, if any. */
-  nextFileCheckAt(): number | undefined {
-    return (this.ctx.fst.nextCheck.get() as { at: number | null }).at ?? undefined;
-  }
-
-  /** Scans waiting for their files to appear. */
-  countWaitingForFiles(): number {
-    return (this.ctx.fst.countWaiting.get() as { n: number }).n;
-  }
-
-  /** When the earliest lease of a claim in flight ends, if any. */
-  nextLeaseEnd(): number | undefined {
-    return (this.st.nextLeaseEnd.get() as { at: number | null }).at ?? undefined;
-  }
-
   /** Gives up waiting deliveries of scans first requested at or before `cutoff`. */
   expireWaiting(cutoff: number, reason: string): ExpiredScan[] {
     return this.transaction(() => deliveries.expireWaiting(this.ctx, cutoff, reason, this.clock.now()));
-  }
-
-  /** When the earliest waiting delivery of `target` falls due, if any. */
-  nextDueAt(target: string): number | undefined {
-    return (this.st.nextDue.get(target) as { at: number | null }).at ?? undefined;
-  }
-
-  /** First request time of the oldest scan still waiting for a delivery, if any. */
-  oldestWaitingSince(): number | undefined {
-    const at = ["open", "closed"].map((state) => (this.st.oldestWaiting.get(state) as { at: number } | undefined)?.at ?? Infinity);
-    const oldest = Math.min(...at);
-    return oldest === Infinity ? undefined : oldest;
-  }
-
-  private withDeliveries(rows: ScanRow[]): QueuedScan[] {
-    if (rows.length === 0) return [];
-    const ids = JSON.stringify(rows.map((r) => r.id));
-    const byScan = groupBy(this.st.deliveriesIn.all(ids) as DeliveryRow[], (d) => d.scan_id);
-    const filesBy = groupBy(this.ctx.fst.filesIn.all(ids) as Array<FileRow & { scanId: number }>, (f) => f.scanId);
-    return rows.map((row) => toQueuedScan(row, byScan.get(row.id) ?? [], filesBy.get(row.id) ?? []));
   }
 
   /**

@@ -8,11 +8,13 @@ import { planOutcome, type OutcomeWrite } from "./record-outcome.js";
 import type { ScanQueue } from "./scan-queue.js";
 import { TargetHealth, type HealthState } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
+import { createUpkeep } from "./upkeep.js";
 
 /** The part of the queue the scheduler drives. */
 export type DeliveryQueue = Pick<
   ScanQueue,
   | "subscribe"
+  | "batch"
   | "claimDue"
   | "recordDone"
   | "recordDelivered"
@@ -66,8 +68,6 @@ export interface DeliveryHandle {
   targetStates(): Record<string, { state: HealthState; failures: number }>;
 }
 
-const OLDEST_REFRESH_MS = 5_000;
-
 // Node timers overflow past ~24.8 days; waking hourly at most costs nothing.
 const MAX_TIMER_MS = 60 * 60_000;
 
@@ -80,20 +80,22 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   const health = new Map(targets.map(({ target: t }) => [t.name, new TargetHealth(t.name, logger)]));
   const inFlight = new Map(targets.map(({ target: t }) => [t.name, 0]));
   const running = new Set<Promise<void>>();
+  // Answers received since the last tick: recorded together, in one transaction.
+  const completed: Array<{ dt: DeliveryTarget; job: DeliveryJob; outcome: DeliveryOutcome }> = [];
   // Outcomes the database refused to record (disk full, I/O error): kept and
   // written again on every tick, while their claims stay leased to us.
   const unrecorded: OutcomeWrite[] = [];
   const around = options.around;
   const outcomes = { queue, policy, logger, random, ...(around ? { confirms: (t: string) => around.confirms(t) } : {}) };
   const gates = createGates({ queue, clock, logger, fileChecker: options.fileChecker, anchors: options.anchors, wake: () => tick() });
+  const upkeep = createUpkeep(queue, policy, logger, clock.now());
   let timer: unknown;
   let armedAt = Infinity;
   let stopping = false;
   let detached = false;
-  let renewedAt = clock.now();
-  let leasesCheckedAt = -Infinity;
-
-  let oldestCache: { at: number | undefined; readAt: number } | undefined;
+  let tickQueued = false;
+  const freeSlots = (t: Target) => Math.min(policy.concurrencyPerTarget, t.maxInFlight ?? Infinity) - (inFlight.get(t.name) ?? 0);
+  const holding = () => running.size + completed.length + unrecorded.length > 0;
   const unsubscribe = queue.subscribe((dueAt) => {
     if (!stopping && dueAt < armedAt) arm(dueAt);
   });
@@ -114,24 +116,28 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     } catch (error) {
       logger.debug({ err: error, outcomes: unrecorded.length }, "the database still refuses the delivery outcomes");
     }
+    recordCompleted(now);
     try {
-      keepLeases(now);
+      upkeep.keepLeases(now, holding());
       // While anchors are missing they are looked for again now and then, and nothing
       // is dropped either: the maximum age waits.
       if (gates.anchorsMissing()) gates.anchorsOk(now);
-      else expireOld(now);
+      else upkeep.expireOld(now);
       gates.runFileChecks(now);
       const ready = targets.filter(({ target }) => {
-        const free = policy.concurrencyPerTarget - (inFlight.get(target.name) ?? 0);
+        const free = freeSlots(target);
         return free > 0 && !health.get(target.name)?.isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
       });
       // Missing anchors pause every delivery: nothing is sent and no attempt is counted.
       const paused = ready.length > 0 && !gates.anchorsOk(now);
-      if (!paused) {
-        for (const dt of ready) {
-          const free = policy.concurrencyPerTarget - (inFlight.get(dt.target.name) ?? 0);
-          for (const job of queue.claimDue(dt.target.name, free)) start(dt, job);
-        }
+      if (!paused && ready.length > 0) {
+        const claims = queue.batch(() =>
+          ready.map((dt) => ({
+            dt,
+            jobs: queue.claimDue(dt.target.name, freeSlots(dt.target)),
+          })),
+        );
+        for (const { dt, jobs } of claims) for (const job of jobs) start(dt, job);
       }
       arm(Math.max(now, Math.min(nextWakeAt(now, paused), gates.nextWakeAt())));
     } catch (error) {
@@ -150,62 +156,16 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     }
   }
 
-  /** Renews our claims (in flight or unrecorded) and releases claims whose lease ran out. */
-  function keepLeases(now: number): void {
-    const holding = running.size + unrecorded.length > 0;
-    if (holding && now - renewedAt >= policy.leaseRenewMs) {
-      queue.renewLeases();
-      renewedAt = now;
-    }
-    if (now - leasesCheckedAt < policy.leaseRenewMs) return;
-    leasesCheckedAt = now;
-    const released = queue.releaseExpiredLeases();
-    if (released.length > 0) {
-      const owners = [...new Set(released.map((r) => r.owner))];
-      logger.warn({ deliveries: released.length, owners }, "claims whose lease ran out were released; they will be delivered again");
-    }
-  }
-
   /** The next time the scheduler has work of its own; due deliveries count only when not paused by the anchors. */
   function nextWakeAt(now: number, paused: boolean): number {
     let at = Infinity;
     for (const { target } of paused ? [] : targets) {
-      if ((inFlight.get(target.name) ?? 0) >= policy.concurrencyPerTarget) continue; // a completion re-ticks
+      if (freeSlots(target) <= 0) continue; // a completion re-ticks
       const due = queue.nextDueAt(target.name);
       if (due !== undefined) at = Math.min(at, Math.max(due, health.get(target.name)?.heldUntil ?? 0));
     }
-    if (running.size + unrecorded.length > 0) at = Math.min(at, renewedAt + policy.leaseRenewMs);
     if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
-    const leaseEnd = queue.nextLeaseEnd();
-    if (leaseEnd !== undefined) at = Math.min(at, Math.max(leaseEnd, leasesCheckedAt + policy.leaseRenewMs, now));
-    const oldest = paused ? undefined : oldestWaiting(now);
-    return oldest === undefined ? at : Math.min(at, oldest + policy.maxAgeMs);
-  }
-
-  // The oldest waiting scan only matters against a 24 h limit: it is looked up at most every
-  // few seconds, not on each of the thousands of ticks a second a busy drain makes.
-  function oldestWaiting(now: number): number | undefined {
-    // "None waiting" is never trusted from the cache: a scan in flight when it was read may be
-    // waiting again (a retry) without the queue announcing it.
-    const cached = oldestCache;
-    if (cached && cached.at !== undefined && now >= cached.readAt && now - cached.readAt < OLDEST_REFRESH_MS) return cached.at;
-    const at = queue.oldestWaitingSince();
-    oldestCache = { at, readAt: now };
-    return at;
-  }
-
-  function expireOld(now: number): void {
-    // A read first: the expiry is a write transaction, and this runs on every tick.
-    const oldest = oldestWaiting(now);
-    if (oldest === undefined || oldest > now - policy.maxAgeMs) return;
-    const hours = Math.round(policy.maxAgeMs / 3_600_000);
-    const reason = `gave up: not delivered within ${hours} h of the first request`;
-    const expired = queue.expireWaiting(now - policy.maxAgeMs, reason);
-    // The cached oldest scan was just given up: read the next one.
-    oldestCache = undefined;
-    if (expired.length > 0) {
-      logger.warn({ count: expired.length, folders: expired.slice(0, 10).map((e) => e.folder) }, reason);
-    }
+    return Math.min(at, upkeep.nextWakeAt(now, holding(), !paused));
   }
 
   function start(dt: DeliveryTarget, job: DeliveryJob): void {
@@ -215,35 +175,46 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     const work = before
       .then(() => deliverFolder(dt, job))
       .then((outcome) => {
-        if (detached) return;
-        record(target, job, outcome);
-        around?.after(dt, job, outcome);
+        if (!detached) completed.push({ dt, job, outcome });
       })
       .catch((error: unknown) => logger.error({ err: error, folder: job.folder }, "delivery bookkeeping failed"))
       .finally(() => {
         inFlight.set(target.name, (inFlight.get(target.name) ?? 1) - 1);
         running.delete(work);
-        tick();
+        tickSoon();
       });
     running.add(work);
   }
 
-  function record(target: Target, job: DeliveryJob, outcome: DeliveryOutcome): void {
-    const write = planOutcome(outcomes, target.name, health.get(target.name) as TargetHealth, job, outcome, clock.now());
-    if (unrecorded.length > 0) {
-      unrecorded.push(write);
-      return;
+  // Answers that arrive together are recorded together: one tick, one commit.
+  function tickSoon(): void {
+    if (tickQueued) return;
+    tickQueued = true;
+    setImmediate(() => {
+      tickQueued = false;
+      tick();
+    });
+  }
+
+  function recordCompleted(now: number): void {
+    if (completed.length === 0) return;
+    const batch = completed.splice(0).map((c) => ({
+      ...c,
+      write: planOutcome(outcomes, c.dt.target.name, health.get(c.dt.target.name) as TargetHealth, c.job, c.outcome, now),
+    }));
+    if (unrecorded.length > 0) unrecorded.push(...batch.map((b) => b.write));
+    else {
+      try {
+        const lost = queue.batch(() => batch.filter((b) => !b.write()));
+        for (const { job, dt } of lost)
+          logger.warn({ folder: job.folder, target: dt.target.name }, "a delivery's claim was released before its outcome was recorded");
+      } catch (error) {
+        // The transaction was rolled back whole: every outcome of the batch is kept and written again.
+        unrecorded.push(...batch.map((b) => b.write));
+        logger.error({ err: error, outcomes: batch.length }, "could not record deliveries; keeping their outcomes and retrying");
+      }
     }
-    try {
-      if (!write())
-        logger.warn({ folder: job.folder, target: target.name }, "a delivery's claim was released before its outcome was recorded");
-    } catch (error) {
-      unrecorded.push(write);
-      logger.error(
-        { err: error, folder: job.folder, target: target.name },
-        "could not record a delivery; keeping its outcome and retrying",
-      );
-    }
+    for (const { dt, job, outcome } of batch) around?.after(dt, job, outcome);
   }
 
   async function stop(timeoutMs = 10_000): Promise<void> {
@@ -263,6 +234,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       }
     }
     await gates.idle();
+    recordCompleted(clock.now());
     try {
       writeUnrecorded();
     } catch (error) {

@@ -151,6 +151,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     clock,
     logger,
     around: afterScan.around,
+    policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
     anchors,
   });

@@ -103,4 +103,41 @@ describe("delivery", () => {
     await advance(clock, 10_000);
     expect(target.scans.map((s) => [s.folder, s.library])).toEqual([["D:\\Media\\TV\\Show", "Series"]]);
   });
+
+  it.each([
+    { concurrency: 3, maxInFlight: undefined, expected: 3 },
+    { concurrency: 3, maxInFlight: 1, expected: 1 },
+  ])(
+    "has at most $expected scans in flight with concurrency $concurrency and a target taking $maxInFlight",
+    async ({ concurrency, maxInFlight, expected }) => {
+      const { queue, clock } = createQueue();
+      const target = Object.assign(recordingTarget(clock), { maxInFlight });
+      const gates: Array<() => void> = [];
+      let inFlight = 0;
+      let most = 0;
+      target.behaviour = () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        const gate = deferred();
+        gates.push(gate.resolve);
+        return gate.promise.then(() => {
+          inFlight -= 1;
+        });
+      };
+      startDelivery({ queue, targets: [target], clock, logger: silentLogger(), policy: { concurrencyPerTarget: concurrency } });
+      queue.enqueue(["A", "B", "C", "D", "E", "F"].map((s) => request(`/data/TV/${s}`)));
+      await advance(clock, 10_000);
+      expect(inFlight).toBe(expected);
+      // Answers that arrive together are recorded together, and the freed slots are filled again.
+      while (target.scans.length < 6) {
+        const open = gates.splice(0);
+        expect(open.length).toBeGreaterThan(0);
+        for (const resolve of open) resolve();
+        await flush();
+      }
+      expect(most).toBe(expected);
+      expect(queue.countPending()).toBe(0);
+      expect(queue.recent(6).map((s) => s.state)).toEqual(Array(6).fill("done"));
+    },
+  );
 });

@@ -49,6 +49,7 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
   }
 
   return {
+    maxInFlight: 1,
     name: PLEX_TARGET_NAMES.scanner,
     async listLibraries() {
       try {
