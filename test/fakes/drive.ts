@@ -95,8 +95,8 @@ export class FakeDrive {
     }
   }
 
-  addDrive(name: string): string {
-    const id = `0ASharedDrive${this.nextId++}`;
+  /** A shared drive; its id as Google makes them unless the test names one. */
+  addDrive(name: string, id = `0ASharedDrive${this.nextId++}`): string {
     this.drives.set(id, name);
     this.logs.set(id, { entries: [], latest: new Map() });
     this.record("user", `drive:${id}`);
@@ -385,6 +385,16 @@ export class FakeDrive {
 
 export async function startFakeDrive(): Promise<FakeDrive> {
   return new FakeDrive().listen();
+}
+
+/** A drive holding these shared drives, answering to `accessToken` too (the remote wizard's drives.list). */
+export async function startFakeSharedDrives(drives: Array<{ id: string; name: string }>, accessToken: string): Promise<FakeDrive> {
+  const fake = await startFakeDrive();
+  fake.seed(() => {
+    for (const drive of drives) fake.addDrive(drive.name, drive.id);
+  });
+  fake.accessTokens.add(accessToken);
+  return fake;
 }
 
 function routeOf(method: string, path: string): Endpoint | undefined {

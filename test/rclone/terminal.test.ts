@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { encryptConfig, isEncryptedConfig } from "../../src/rclone/config-crypt.js";
-import { startFakeDriveApi, type FakeDriveApi } from "./fake-drive-api.js";
+import { startFakeSharedDrives, type FakeDrive } from "../fakes/drive.js";
 import { hasPython, runInPty, scanarrCommand, type PtyStep } from "./pty.js";
 import { dumpConfig, hasRclone, makeTempDir } from "./rclone-cli.js";
 
@@ -20,7 +20,7 @@ const UP_TO_TOKEN: PtyStep[] = [
   ["y/n>", "n"],
 ];
 
-let api: FakeDriveApi | undefined;
+let api: FakeDrive | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
@@ -41,7 +41,7 @@ describe.skipIf(!hasPython || !hasRclone)("remote create in a terminal", () => {
   });
 
   it("picks a shared drive from the loopback Drive API by its number", async () => {
-    api = await startFakeDriveApi(
+    api = await startFakeSharedDrives(
       [
         { id: "0AAmovies", name: "Movies" },
         { id: "0AAtv", name: "TV" },

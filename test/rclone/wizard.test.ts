@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { UserError } from "../../src/domain.js";
 import { listSections, parseConf, readSection, serializeConf } from "../../src/rclone/conf-document.js";
 import { revealPassword } from "../../src/rclone/obscure.js";
@@ -9,7 +9,8 @@ import { runRemoteWizard } from "../../src/rclone/wizard/run-wizard.js";
 import { createNonInteractivePrompt } from "../../src/rclone/wizard/prompt.js";
 import { listSharedDrives } from "../../src/rclone/shared-drives.js";
 import { fetchServiceAccountToken } from "../../src/rclone/service-account.js";
-import { startFakeDriveApi, type FakeDriveApi } from "./fake-drive-api.js";
+import { startFakeSharedDrives, type FakeDrive } from "../fakes/drive.js";
+import { startFakeOAuth } from "../fakes/oauth.js";
 import { makeTempDir } from "./rclone-cli.js";
 import { buildTestContext } from "./wizard-context.js";
 
@@ -17,7 +18,7 @@ const TOKEN = '{"access_token":"ya29.FAKE","token_type":"Bearer","refresh_token"
 /** Steps 1-9 of the spec with the guide's answers, up to the token paste. */
 const HEADLESS_START = ["n", "gdrive", "drive", "", "", "1", "", "", "n", "n"];
 
-let api: FakeDriveApi | undefined;
+let api: FakeDrive | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
@@ -88,20 +89,26 @@ describe("remote wizard dialogue", () => {
   });
 
   it("skips authorization for a service account and lists its shared drives through the token endpoint", async () => {
-    api = await startFakeDriveApi(
+    const drive = await startFakeSharedDrives(
       [
         { id: "0AAteam", name: "Team Media" },
         { id: "0AAother", name: "Other" },
       ],
-      "sa-access",
+      "unused",
     );
+    api = drive;
+    const google = await startFakeOAuth({ clientId: "unused", clientSecret: "unused" });
+    onTestFinished(() => google.close());
+    const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    google.addServiceAccount("sa@test.iam", keys.publicKey.export({ type: "spki", format: "pem" }).toString());
     const dir = makeTempDir();
     const keyFile = path.join(dir, "sa.json");
+    const privateKey = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     writeFileSync(
       keyFile,
-      JSON.stringify({ type: "service_account", client_email: "sa@test.iam", private_key: testPrivateKey(), token_uri: `${api.url}token` }),
+      JSON.stringify({ type: "service_account", client_email: "sa@test.iam", private_key: privateKey, token_uri: google.tokenUrl }),
     );
-    const apiUrl = api.url;
+    const apiUrl = drive.url;
     const { ctx, prompt, output } = buildTestContext(
       ["n", "sa", "", "", "", "", "", "~/missing.json", "$SA_DIR/sa.json", "n", "y", "2", "y", "n", "q"],
       {
@@ -110,7 +117,11 @@ describe("remote wizard dialogue", () => {
         listSharedDrives: async (auth) =>
           listSharedDrives(
             apiUrl,
-            await fetchServiceAccountToken(auth.serviceAccountFile!.replace("$SA_DIR", dir), "https://www.googleapis.com/auth/drive"),
+            // Google's token endpoint and the Drive API share their access tokens.
+            trusted(
+              drive,
+              await fetchServiceAccountToken(auth.serviceAccountFile!.replace("$SA_DIR", dir), "https://www.googleapis.com/auth/drive"),
+            ),
           ),
       },
     );
@@ -125,26 +136,26 @@ describe("remote wizard dialogue", () => {
       service_account_file: "$SA_DIR/sa.json",
       team_drive: "0AAother",
     });
-    expect(api.requests).toContain("GET /drive/v3/drives?pageSize=100&fields=nextPageToken%2Cdrives%28id%2Cname%29");
+    expect(api?.requests).toContainEqual({ endpoint: "drives.list", query: { pageSize: "100", fields: "nextPageToken,drives(id,name)" } });
   });
 
   it("lists every page of shared drives with the pasted token and stores the chosen id", async () => {
     const drives = Array.from({ length: 120 }, (_, i) => ({ id: `0AA${i}`, name: `Drive ${i}` }));
-    api = await startFakeDriveApi(drives, "ya29.FAKE");
+    api = await startFakeSharedDrives(drives, "ya29.FAKE");
     const apiUrl = api.url;
     const { ctx } = buildTestContext([...HEADLESS_START, TOKEN, "y", "110", "y", "n", "q"], {
       listSharedDrives: (auth) => listSharedDrives(apiUrl, auth.token!),
     });
     await runRemoteWizard(ctx);
     expect(readSection(ctx.doc, "gdrive").get("team_drive")).toBe("0AA109");
-    expect(api.requests).toEqual([
-      "GET /drive/v3/drives?pageSize=100&fields=nextPageToken%2Cdrives%28id%2Cname%29",
-      "GET /drive/v3/drives?pageSize=100&fields=nextPageToken%2Cdrives%28id%2Cname%29&pageToken=100",
+    expect(api?.requests).toEqual([
+      { endpoint: "drives.list", query: { pageSize: "100", fields: "nextPageToken,drives(id,name)" } },
+      { endpoint: "drives.list", query: { pageSize: "100", fields: "nextPageToken,drives(id,name)", pageToken: "100" } },
     ]);
   });
 
   it("says when the token is refused by drives.list and takes a typed shared drive id instead", async () => {
-    api = await startFakeDriveApi([{ id: "0AAteam", name: "Team" }], "another-token");
+    api = await startFakeSharedDrives([{ id: "0AAteam", name: "Team" }], "another-token");
     const apiUrl = api.url;
     const { ctx, output } = buildTestContext([...HEADLESS_START, TOKEN, "y", "0AAtyped", "y", "n", "q"], {
       listSharedDrives: (auth) => listSharedDrives(apiUrl, auth.token!),
@@ -315,6 +326,7 @@ describe("remote wizard without prompts", () => {
 });
 
 /** A throwaway RSA key; the fake token endpoint does not check the signature. */
-function testPrivateKey(): string {
-  return generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+function trusted(drive: FakeDrive, accessToken: string): string {
+  drive.accessTokens.add(accessToken);
+  return accessToken;
 }
