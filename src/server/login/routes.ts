@@ -57,10 +57,9 @@ export async function handleLogin(ctx: RequestContext): Promise<void> {
     if (login.sessionUser(req) !== undefined) return void redirect(res, "./");
     return sendHtml(res, 200, renderLoginPage(form));
   }
-  const body = parseBody(await readBody(req, LOGIN_BODY_LIMIT), req.headers["content-type"]);
-  const fields = (body.value && typeof body.value === "object" ? body.value : {}) as Record<string, unknown>;
-  if (!refuseCrossSite(ctx, body.format === "form" && ctx.formToken.matches(fields[FORM_TOKEN_FIELD]), "login")) return;
-  const { username, password } = fields;
+  const fields = await readFields(ctx);
+  if (!refuseCrossSite(ctx, fields, "login")) return;
+  const { username, password } = fields.values;
   if (typeof username !== "string" || typeof password !== "string" || username.length > FIELD_LIMIT || password.length > FIELD_LIMIT) {
     throw new HttpError(400, `send username and password as form fields (each at most ${FIELD_LIMIT} characters)`);
   }
@@ -77,9 +76,7 @@ export async function handleLogin(ctx: RequestContext): Promise<void> {
 export async function handleLogout(ctx: RequestContext): Promise<void> {
   const { req, res } = ctx;
   const login = need(ctx);
-  const body = parseBody(await readBody(req, LOGIN_BODY_LIMIT), req.headers["content-type"]);
-  const fields = (body.value && typeof body.value === "object" ? body.value : {}) as Record<string, unknown>;
-  if (!refuseCrossSite(ctx, body.format === "form" && ctx.formToken.matches(fields[FORM_TOKEN_FIELD]), "logout")) return;
+  if (!refuseCrossSite(ctx, await readFields(ctx), "logout")) return;
   const user = login.sessionUser(req);
   login.logOut(req);
   if (user !== undefined) ctx.deps.logger.info({ user, remote: ctx.remote }, "dashboard logout");
@@ -92,9 +89,18 @@ function need(ctx: RequestContext): DashboardLogin {
   return ctx.deps.login;
 }
 
+/** The posted form's fields, and whether it carried our form token. An empty body has none (a logout by script). */
+async function readFields(ctx: RequestContext): Promise<{ values: Record<string, unknown>; hasFormToken: boolean }> {
+  const raw = await readBody(ctx.req, LOGIN_BODY_LIMIT);
+  if (raw.length === 0) return { values: {}, hasFormToken: false };
+  const body = parseBody(raw, ctx.req.headers["content-type"]);
+  const values = (body.value && typeof body.value === "object" ? body.value : {}) as Record<string, unknown>;
+  return { values, hasFormToken: body.format === "form" && ctx.formToken.matches(values[FORM_TOKEN_FIELD]) };
+}
+
 /** True when the request may go on; otherwise answers 403 (a page from another site posted it). */
-function refuseCrossSite(ctx: RequestContext, hasValidFormToken: boolean, what: string): boolean {
-  const refusal = crossSiteRefusal(ctx.req, hasValidFormToken);
+function refuseCrossSite(ctx: RequestContext, fields: { hasFormToken: boolean }, what: string): boolean {
+  const refusal = crossSiteRefusal(ctx.req, fields.hasFormToken);
   if (refusal === undefined) return true;
   ctx.deps.logger.warn({ reason: refusal, remote: ctx.remote }, `dashboard ${what} refused`);
   sendHtml(ctx.res, 403, renderResultPage(false, `Not ${what === "login" ? "logged in" : "logged out"}`, [refusal]));
