@@ -1,24 +1,12 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, runBrowserTests } from "../helpers/chromium.js";
 import { startPrefixProxy, type PrefixProxy } from "../helpers/prefix-proxy.js";
 import { postJson, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
+import { shot as shotIn, sonarr } from "./helpers.js";
 import { PASSWORD, passwordHash, USER, withLogin } from "./login-helpers.js";
 
-const ARTEFACTS = path.resolve("test-artefacts", "dashboard-login");
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTEFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
-}
-
-const sonarr = (folder: string) => ({
-  eventType: "Download",
-  series: { path: `/tv/${folder}` },
-  episodeFile: { relativePath: "S01E01.mkv" },
-});
+const shot = (page: Page, name: string) => shotIn(page, "dashboard-login", name);
 
 async function logIn(page: Page, password = PASSWORD): Promise<void> {
   await page.fill("#username", USER);

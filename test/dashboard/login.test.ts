@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, startTestService, storedScans, TEST_PASS, type TestService } from "../helpers/service.js";
+import { sonarr } from "./helpers.js";
 import { get, PASSWORD, passwordHash, postLogin, sessionCookieOf, USER, withLogin } from "./login-helpers.js";
 
-const sonarr = (folder: string) => ({
-  eventType: "Download",
-  series: { path: `/tv/${folder}` },
-  episodeFile: { relativePath: "S01E01.mkv" },
-});
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
 describe("the dashboard without a login configured", () => {
