@@ -26,6 +26,7 @@ import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
 import { startAfterScan } from "./after-scan.js";
 import { wireDashboard } from "./dashboard-wiring.js";
+import { createDashboardLogin } from "../server/login/dashboard-login.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -100,6 +101,8 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     watch: watch?.status() ?? [],
   });
   const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status });
+  const compat = createCompatDeps(config, { clock, localPaths: localPathsOf(config) });
+  const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
@@ -110,7 +113,8 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
     ignoreList: config.SERVER_IGNORE_LIST,
     libraries: catalogOfTargets(targets),
-    compat: createCompatDeps(config, { clock, localPaths: localPathsOf(config) }),
+    compat,
+    login: createDashboardLogin({ login, clock, logger, basic: compat.basicAuth }),
     status,
     dashboard: wiring.dashboard,
     metrics: wiring.metrics,

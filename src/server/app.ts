@@ -20,6 +20,8 @@ import { createLiveEvents } from "./dashboard/events.js";
 import { handleDashboardRoute } from "./dashboard/routes.js";
 import { handleMetrics } from "./metrics-route.js";
 import type { ScanMetrics } from "../metrics/metrics.js";
+import type { DashboardLogin } from "./login/dashboard-login.js";
+import { admitToDashboard, handleLogin, handleLogout, type DashboardPart } from "./login/routes.js";
 
 /** The queue as the HTTP side sees it: a sink plus what the pages and the API list. */
 export interface QueueView extends ScanSink {
@@ -50,6 +52,8 @@ export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
   dashboard?: DashboardDeps;
   /** Prometheus metrics; GET /metrics is served only when present. */
   metrics?: ScanMetrics;
+  /** The optional dashboard login (createDashboardLogin); absent = the pass in the path is the dashboard's only key. */
+  login?: DashboardLogin;
 }
 
 type Handler = (ctx: RequestContext) => Promise<void> | void;
@@ -62,6 +66,8 @@ const ROUTES = {
   queueApi: { GET: handleQueueApi, HEAD: handleQueueApi },
   metrics: { GET: handleMetrics },
   dashboard: { GET: dashboardRoute, HEAD: dashboardRoute, POST: dashboardRoute },
+  login: { GET: handleLogin, HEAD: handleLogin, POST: handleLogin },
+  logout: { POST: handleLogout },
 } satisfies Record<string, Record<string, Handler>>;
 
 type RouteName = keyof typeof ROUTES;
@@ -90,7 +96,10 @@ export function createScanServer(deps: ScanServerDeps): Server {
     };
     handle(ctx, passMatches, wrongPass.note).catch((error: unknown) => fail(res, deps.logger, error));
   });
-  server.on("close", () => wrongPass.flush());
+  server.on("close", () => {
+    wrongPass.flush();
+    deps.login?.flush();
+  });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -112,6 +121,8 @@ async function handle(ctx: RequestContext, passMatches: (p: string) => boolean, 
     throw new HttpError(404, "no such route");
   }
   if (match.pass !== undefined && !passMatches(match.pass)) return refuseWrongPass(ctx, noteWrongPass);
+  // Without a login configured these addresses do not exist, as before there was one.
+  if ((match.route === "login" || match.route === "logout") && ctx.deps.login === undefined) throw new HttpError(404, "no such route");
   const route: Record<string, Handler> = ROUTES[match.route];
   const method = ctx.req.method ?? "GET";
   const handler = route[method];
@@ -120,7 +131,17 @@ async function handle(ctx: RequestContext, passMatches: (p: string) => boolean, 
     ctx.res.setHeader("allow", allowed.join(", "));
     throw new HttpError(405, `use ${allowed.join(" or ")}`);
   }
+  const part = dashboardPart(match.route, method, segments);
+  if (part !== undefined && !(await admitToDashboard(ctx, part))) return;
   return handler(ctx);
+}
+
+/** Which part of the dashboard a route is, for the login; undefined for the webhook, health and metrics routes. */
+function dashboardPart(route: RouteName, method: string, segments: string[]): DashboardPart | undefined {
+  if (route === "service") return method === "GET" || method === "HEAD" ? "page" : undefined;
+  if (route === "queueApi") return "api";
+  if (route !== "dashboard") return undefined;
+  return segments[1] === "api" ? "api" : segments[1] === "actions" ? "action" : "data";
 }
 
 function matchRoute(segments: string[]): { route: RouteName; pass?: string } | undefined {
@@ -129,6 +150,7 @@ function matchRoute(segments: string[]): { route: RouteName; pass?: string } | u
   if (segments.length === 1 && first === "metrics") return { route: "metrics" };
   if (segments.length === 2 && first === "api") return { route: "legacyApi", pass: second };
   if (segments.length === 1) return { route: "service", pass: first };
+  if (segments.length === 2 && (second === "login" || second === "logout")) return { route: second, pass: first };
   if (segments.length === 3 && second === "api" && third === "queue") return { route: "queueApi", pass: first };
   if (segments.length >= 2 && segments.length <= 3 && DASHBOARD_FIRST.has(second ?? "")) return { route: "dashboard", pass: first };
   return undefined;

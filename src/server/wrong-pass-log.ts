@@ -11,13 +11,33 @@ export interface WrongPassLog {
   flush(): void;
 }
 
+/** What the warning lines call a refusal (the dashboard login counts its failures with the same log). */
+export interface RefusalWords {
+  /** The line for the first refusal in a quiet interval. */
+  first: string;
+  /** The summary's noun, after the count: one and many. */
+  one: string;
+  many: string;
+}
+
+const WRONG_PASS_WORDS: RefusalWords = {
+  first: "request with a wrong pass refused",
+  one: "request with a wrong pass",
+  many: "requests with a wrong pass",
+};
+
 /**
  * The warning for requests with a wrong pass, rate-limited: someone guessing
  * passes at thousands of requests a second must not fill the disk with log
  * lines. The first one in a quiet interval is logged at once; the rest are
  * counted and summed up in one line when the interval ends.
  */
-export function createWrongPassLog(logger: Logger, clock: Clock, intervalMs = WRONG_PASS_LOG_INTERVAL_MS): WrongPassLog {
+export function createWrongPassLog(
+  logger: Logger,
+  clock: Clock,
+  intervalMs = WRONG_PASS_LOG_INTERVAL_MS,
+  words: RefusalWords = WRONG_PASS_WORDS,
+): WrongPassLog {
   let lastLoggedAt = -Infinity;
   let count = 0;
   let since = 0;
@@ -28,7 +48,7 @@ export function createWrongPassLog(logger: Logger, clock: Clock, intervalMs = WR
     timer = undefined;
     if (count === 0) return;
     const at = new Date(since).toISOString();
-    logger.warn({ count, since: at, lastRemote }, `${count} ${count === 1 ? "request" : "requests"} with a wrong pass since ${at}`);
+    logger.warn({ count, since: at, lastRemote }, `${count} ${count === 1 ? words.one : words.many} since ${at}`);
     count = 0;
     lastLoggedAt = clock.now();
   };
@@ -38,7 +58,7 @@ export function createWrongPassLog(logger: Logger, clock: Clock, intervalMs = WR
       const now = clock.now();
       if (now - lastLoggedAt >= intervalMs && count === 0) {
         lastLoggedAt = now;
-        logger.warn({ remote }, "request with a wrong pass refused");
+        logger.warn({ remote }, words.first);
         return;
       }
       if (count === 0) since = now;

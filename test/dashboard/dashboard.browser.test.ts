@@ -1,22 +1,11 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, runBrowserTests } from "../helpers/chromium.js";
 import { postJson, startTestService, storedScans, type TestService } from "../helpers/service.js";
 
-const ARTEFACTS = path.resolve("test-artefacts", "dashboard");
+import { shot as shotIn, sonarr } from "./helpers.js";
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTEFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
-}
-
-const sonarr = (folder: string) => ({
-  eventType: "Download",
-  series: { path: `/tv/${folder}` },
-  episodeFile: { relativePath: "S01E01.mkv" },
-});
+const shot = (page: Page, name: string) => shotIn(page, "dashboard", name);
 
 describe.skipIf(!runBrowserTests)("the dashboard in a real browser", () => {
   let browser: Browser;

@@ -23,7 +23,7 @@ export const CLIENT_SCRIPT = `"use strict";
     if (loading) { again = true; return; }
     loading = true;
     fetch(base + "fragment" + location.search, { headers: { accept: "text/html" }, credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (r) { if (r.status === 401) location.reload(); return r.ok ? r.text() : null; })
       .then(function (html) {
         var live = document.getElementById("live");
         if (html && live) { live.outerHTML = html; tick(); }
@@ -35,7 +35,7 @@ export const CLIENT_SCRIPT = `"use strict";
     if (!form.classList || !form.classList.contains("action")) return;
     e.preventDefault();
     fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)), headers: { accept: "application/json" }, credentials: "same-origin" })
-      .then(function (r) { return r.json(); })
+      .then(function (r) { if (r.status === 401) location.reload(); return r.json(); })
       .then(function (answer) {
         var note = document.getElementById("action-result");
         if (!note) { note = document.createElement("p"); note.id = "action-result"; note.className = "notice"; document.body.insertBefore(note, document.getElementById("live")); }

@@ -13,6 +13,8 @@ export interface PageInput {
   view: ViewContext;
   allowManual: boolean;
   trace?: PathTrace;
+  /** Who is logged in, when the dashboard has a login: the page offers to log out. */
+  user?: string;
 }
 
 /** The parts that change: status, queue and history. The script swaps this element when the queue changes. */
@@ -88,10 +90,13 @@ export function renderDashboard(input: PageInput): string {
 <label for="filepath" hidden>Path to scan</label><input type="text" id="filepath" name="filepath" required placeholder="/data/Movies/Movie Name (2010)/ — a media-server, mount or drive path">
 <button type="submit" id="submit">Scan</button></form><p>A file is scanned through its folder. Paths are rewritten by SERVER_PATH_MAPPINGS.</p>`
     : "<p>Manual scans are off (SERVER_ALLOW_MANUAL_SCAN).</p>";
+  const logout = input.user
+    ? `<form method="post" action="${view.prefix}logout" id="logout">${token}<span>logged in as ${escapeHtml(input.user)}</span> <button type="submit">Log out</button></form>`
+    : "";
   return page(
     "scanarr — manual scan and queue",
     `<h1>scanarr — manual scan and queue</h1>
-${done(input.params)}${manual}
+${logout}${done(input.params)}${manual}
 <form method="get" action="" id="tester"><label for="trace-path" hidden>Path to trace</label><input type="text" id="trace-path" name="trace" placeholder="path to trace, as scanarr map does" value="${escapeHtml(input.trace?.input ?? "")}"><button type="submit">Trace</button></form>
 ${traceResult(input.trace)}
 ${filterForm(input)}

@@ -49,6 +49,7 @@ function pageInput(ctx: RequestContext, deps: DashboardDeps, prefix: string): Pa
     view: { now: ctx.deps.clock.now(), prefix, formToken: ctx.formToken.value },
     allowManual: ctx.deps.allowManual,
     trace: path ? deps.trace(path.slice(0, 4096)) : undefined,
+    user: ctx.user,
   };
 }
 

@@ -8,7 +8,7 @@ export function escapeHtml(text: string): string {
 const STYLE = `
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d232a;background:#fafbfc}
 h1{font-size:1.5rem}form{display:flex;gap:.5rem;margin:1rem 0}
-input[type=text]{flex:1;padding:.5rem;font:inherit;border:1px solid #9aa4ad;border-radius:4px}
+input[type=text],input[type=password]{flex:1;padding:.5rem;font:inherit;border:1px solid #9aa4ad;border-radius:4px}
 button{padding:.5rem 1rem;font:inherit;border:0;border-radius:4px;background:#2563eb;color:#fff;cursor:pointer}
 table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{border-bottom:1px solid #dde2e6;padding:.35rem;text-align:left;vertical-align:top}
 .state-pending,.state-delivering{color:#92400e}.state-done{color:#166534}.state-failed{color:#b91c1c}
