@@ -4,9 +4,18 @@
  * Sonarr Download webhooks. Target on a 2-core machine: >= 5,000 acknowledged
  * (202) webhooks/s with p99 < 50 ms.
  *
- *   node --import tsx bench/ingest.ts [seconds=12] [connections=64] [--cpu-prof <dir>]
+ * The last cases add what a full install runs: `/metrics` on (issue 14: within
+ * 5 % of off), two anchors checked (issue 10), and Jellyfin and Emby as two
+ * more targets (issue 12). `--cases 1,4` runs some of them.
+ *
+ *   node --import tsx bench/ingest.ts [seconds=12] [connections=64] [--cases 1,2,...] [--cpu-prof <dir>]
  */
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import type { Config } from "../src/config/types.js";
+import { withTargetDefaults } from "../src/config/defaults.js";
+import { startFakeEmby } from "../test/fakes/emby.js";
+import { startFakeJellyfin } from "../test/fakes/jellyfin.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
@@ -18,6 +27,8 @@ import { sonarrDownloadBody, type Episode } from "./lib/sonarr-payload.js";
 const args = process.argv.slice(2);
 const profIndex = args.indexOf("--cpu-prof");
 const cpuProfDir = profIndex >= 0 ? path.resolve(args.splice(profIndex, 2)[1] ?? "cpu-profiles") : undefined;
+const casesIndex = args.indexOf("--cases");
+const only = casesIndex >= 0 ? (args.splice(casesIndex, 2)[1] ?? "").split(",").map(Number) : undefined;
 const [seconds = 12, connections = 64] = args.map(Number);
 const WARMUP_SEC = 2;
 const COVERING_SERIES = 4;
@@ -28,6 +39,8 @@ interface Scenario {
   /** Folders queued before the load (manual requests). */
   prequeue: string[];
   episodeOf: (n: number) => Episode;
+  /** Config on top of the bench's (one Plex target, metrics off, no anchors). */
+  config?: (dir: string) => Partial<Config>;
 }
 
 // Every request a season folder of its own: each one inserts a scan and its delivery.
@@ -48,9 +61,42 @@ const scenarios: Scenario[] = [
 
 const plex = await startFakePlex({ sections: BENCH_SECTIONS });
 onCleanup(() => plex.close());
+const jellyfin = await startFakeJellyfin({ libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }] });
+onCleanup(() => jellyfin.close());
+const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+onCleanup(() => emby.close());
+const full: Scenario[] = [
+  {
+    label: "many folders, log info, metrics on",
+    logLevel: "info",
+    prequeue: [],
+    episodeOf: manyFolders,
+    config: () => ({ METRICS: { ENABLED: true } }),
+  },
+  { label: "many folders, log info, 2 anchors", logLevel: "info", prequeue: [], episodeOf: manyFolders, config: anchorsIn },
+  {
+    label: "many folders, log info, 3 targets",
+    logLevel: "info",
+    prequeue: [],
+    episodeOf: manyFolders,
+    config: () => ({
+      TARGETS: [
+        withTargetDefaults({
+          TYPE: "jellyfin",
+          NAME: "jellyfin",
+          URL: jellyfin.url,
+          TOKEN: jellyfin.token,
+          PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
+        }),
+        withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
+      ],
+    }),
+  },
+];
+const chosen = [...scenarios, ...full].filter((_, i) => only === undefined || only.includes(i + 1));
 const rows: string[] = [];
 try {
-  for (const scenario of scenarios) rows.push(await runScenario(scenario));
+  for (const scenario of chosen) rows.push(await runScenario(scenario));
 } finally {
   await runCleanup();
 }
@@ -62,7 +108,7 @@ for (const row of rows) console.log(row);
 
 async function runScenario(scenario: Scenario): Promise<string> {
   const dir = makeTempDir();
-  writeBenchConfig(dir, benchConfig(plex.url, plex.token));
+  writeBenchConfig(dir, benchConfig(plex.url, plex.token, scenario.config?.(dir)));
   const serve = await startServeChild(dir, { logLevel: scenario.logLevel, cpuProfDir });
   const url = `http://127.0.0.1:${serve.port}/${BENCH_PASS}`;
   for (const filepath of scenario.prequeue) {
@@ -87,6 +133,13 @@ async function runScenario(scenario: Scenario): Promise<string> {
   const code = await serve.stop();
   report(scenario.label, summary, { pending, logBytes, idleRss, rss, code, cpu });
   return formatSummary(scenario.label, summary, cpu.serve);
+}
+
+/** Two anchor files that exist: each delivery and expiry checks them (they never go missing here). */
+function anchorsIn(dir: string): Partial<Config> {
+  const anchors = ["movies.anchor", "tv.anchor"].map((name) => path.join(dir, name));
+  for (const file of anchors) writeFileSync(file, "");
+  return { ANCHORS: anchors };
 }
 
 async function queueCount(url: string): Promise<number> {

@@ -1,0 +1,115 @@
+/**
+ * The dashboard with a big queue: a database holding `history` finished scans
+ * (100,000 by default) and `pending` waiting ones (10,000) is handed to the
+ * real `scanarr serve` in a child process. Reports, for the dashboard's first
+ * load, a page of history further down, a filtered history search and the
+ * JSON history API: the time from request to the last byte on loopback
+ * (an upper bound of the server's time) and the bytes sent.
+ *
+ *   node --import tsx bench/dashboard.ts [history] [pending] [rounds]
+ */
+import { mkdirSync } from "node:fs";
+import { ManualClock } from "../src/lib/clock.js";
+import { resolveInstallPaths } from "../src/lib/install-paths.js";
+import { silentLogger } from "../src/lib/logger.js";
+import { openDatabase } from "../src/queue/database.js";
+import { ScanQueue } from "../src/queue/scan-queue.js";
+import { startFakePlex } from "../test/fakes/plex.js";
+import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
+import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import { startServeChild } from "./lib/serve-child.js";
+
+const history = Number(process.argv[2] ?? 100_000);
+const pending = Number(process.argv[3] ?? 10_000);
+const rounds = Number(process.argv[4] ?? 30);
+
+try {
+  await measure();
+} finally {
+  await runCleanup();
+}
+
+async function measure(): Promise<void> {
+  const plex = await startFakePlex({ sections: BENCH_SECTIONS });
+  onCleanup(() => plex.close());
+  const installDir = makeTempDir();
+  const paths = resolveInstallPaths(installDir);
+  mkdirSync(paths.dataDir, { recursive: true });
+  writeBenchConfig(installDir, benchConfig(plex.url, plex.token));
+  const filled = Date.now();
+  const cursor = fillQueue(paths.database, history, pending);
+  console.log(
+    `filled ${history.toLocaleString("en-US")} finished and ${pending.toLocaleString("en-US")} pending scans in ${((Date.now() - filled) / 1000).toFixed(1)} s`,
+  );
+  const serve = await startServeChild(installDir, { logLevel: "warn" });
+  onCleanup(async () => {
+    await serve.stop();
+  });
+  const base = `http://127.0.0.1:${serve.port}/${BENCH_PASS}/`;
+
+  const first = await timed(base);
+  console.log(`first load after start: ${first.ms.toFixed(1)} ms, ${kb(first.bytes)}`);
+  const views: Array<[string, string]> = [
+    ["dashboard", base],
+    ["history, a page 50,000 rows down", `${base}?after=${cursor}`],
+    ["history filtered by text", `${base}?state=done&q=${encodeURIComponent("Show 4242")}`],
+    ["JSON history API, one page", `${base}api/history?limit=50`],
+  ];
+  console.log(`| view | median ms | p95 ms | max ms | bytes |`);
+  console.log(`| --- | --: | --: | --: | --: |`);
+  for (const [name, url] of views) {
+    const runs: Array<{ ms: number; bytes: number }> = [];
+    for (let i = 0; i < rounds; i++) runs.push(await timed(url));
+    const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
+    const at = (q: number) => (ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] as number).toFixed(1);
+    console.log(`| ${name} | ${at(0.5)} | ${at(0.95)} | ${at(1)} | ${kb(runs[0]?.bytes ?? 0)} |`);
+  }
+}
+
+async function timed(url: string): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { accept: "text/html" } });
+  const body = await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return { ms: performance.now() - started, bytes: body.byteLength };
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/**
+ * Finished scans (delivered and recorded done through the queue, one a
+ * second apart) and pending ones due in a day. Returns the history cursor of
+ * the scan halfway down the history.
+ */
+function fillQueue(file: string, finished: number, waiting: number): string {
+  const db = openDatabase(file);
+  const clock = new ManualClock(Date.now() - finished * 1_000 - 60_000);
+  const queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 0, logger: silentLogger(), history: { done: finished + 1 } });
+  const libraries = [{ id: "2", title: "TV Shows" }];
+  const chunk = 1_000;
+  let middle = "";
+  for (let start = 0; start < finished; start += chunk) {
+    const count = Math.min(chunk, finished - start);
+    queue.enqueue(
+      Array.from({ length: count }, (_, i) => ({ folder: `/data/TV/Show ${start + i}/Season 1`, source: "sonarr", event: "Download" })),
+    );
+    queue.batch(() => {
+      for (const job of queue.claimDue("plex", count)) {
+        clock.advance(1_000);
+        queue.recordDone(job, libraries);
+        if (start + count / 2 >= finished / 2 && middle === "") middle = `${clock.now()}.${job.scanId}`;
+      }
+    });
+  }
+  const later = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 24 * 3_600_000, logger: silentLogger() });
+  for (let start = 0; start < waiting; start += chunk) {
+    const count = Math.min(chunk, waiting - start);
+    later.enqueue(
+      Array.from({ length: count }, (_, i) => ({ folder: `/data/Movies/Film ${start + i} (2000)`, source: "radarr", event: "Download" })),
+    );
+  }
+  db.close();
+  return middle;
+}
