@@ -75,8 +75,10 @@ export function prepareHistory(db: Database) {
     ),
     byId: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
     // The state index covers the count; waiting-for-files has its own partial index.
-    countsByState: p<[]>("SELECT state, COUNT(*) AS n FROM scan_queue GROUP BY state"),
-    countWaitingFiles: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE files_state = 'waiting' AND state IN ('open', 'closed')"),
+    countsByState: p<[]>("SELECT state, n FROM scan_count WHERE n > 0"),
+    countWaitingFiles: p<[]>(
+      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')",
+    ),
     deliveriesIn: p<[string]>("SELECT * FROM scan_delivery WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, target"),
     filesIn: p<[string, number]>(
       `SELECT scanId, path, deletion, seen FROM (SELECT scan_id AS scanId, path, deletion, seen,

@@ -132,8 +132,8 @@ export function prepareStatements(db: Database) {
        SELECT id, ?, CASE files_state WHEN 'waiting' THEN 'waiting' ELSE 'pending' END, priority, due_at, ? FROM scan_queue
        WHERE state IN ('open', 'closed')`,
     ),
-    countPending: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state IN ('open', 'closed')"),
-    countFailed: p<[]>("SELECT COUNT(*) AS n FROM scan_queue WHERE state = 'failed'"),
+    countPending: p<[]>("SELECT COALESCE(SUM(n), 0) AS n FROM scan_count WHERE state IN ('open', 'closed')"),
+    countFailed: p<[]>("SELECT COALESCE(SUM(n), 0) AS n FROM scan_count WHERE state = 'failed'"),
     listPending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
     listUnconfirmed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'unconfirmed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     listFailed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
