@@ -26,6 +26,7 @@ import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
 import { startAfterScan } from "./after-scan.js";
 import { wireDashboard } from "./dashboard-wiring.js";
+import { startNotifications } from "./notifications.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -133,10 +134,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
+  const notifications = startNotifications({ config, clock, logger, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
-    queue,
+    queue: notifications.observeConfirmations(queue),
     targets,
     env: deps.env,
     clock,
@@ -146,7 +148,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     anchors: mount.anchors,
   });
   delivery = startDelivery({
-    queue: wiring.observed(queue),
+    queue: notifications.observeDeliveries(wiring.observed(queue)),
     targets,
     clock,
     logger,
@@ -173,6 +175,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.watch.stop();
       await running.delivery.stop(10_000);
       await afterScan.stop();
+      await notifications.stop();
       anchorPoll?.stop();
       await mount.close();
       shutdown.abort();
