@@ -100,7 +100,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status });
+  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
