@@ -107,6 +107,8 @@ export class Channel {
         this.attempt(batch, n + 1);
       }, waitMs);
       return;
+    } else if (this.stopped) {
+      logger.info({ host, events }, "notification not sent: scanarr is stopping");
     } else {
       logger.warn({ host, reason: result.reason, attempts: n, events }, "notification dropped: the receiver did not accept it");
     }

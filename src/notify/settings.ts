@@ -33,6 +33,12 @@ export function secretsOf(config: Config): string[] {
     config.CLOUD.CLIENT_SECRET,
     config.RCLONE.RC_CACHE_REFRESH.RC_PASS,
     ...config.TARGETS.flatMap((t) => [t.TOKEN, t.PASSWORD]),
-    ...config.NOTIFICATIONS.map((n) => (URL.canParse(n.URL) ? new URL(n.URL).pathname : "")).filter((p) => p.length > 1),
+    ...config.NOTIFICATIONS.flatMap((n) => (URL.canParse(n.URL) ? tokenLike(new URL(n.URL)) : [])),
   ].filter((s) => s.length >= 4);
+}
+
+/** Parts of a receiver's URL long enough to be a token (Discord's is 68 characters); "/hooks" is not masked everywhere. */
+function tokenLike(url: URL): string[] {
+  const parts = [...url.pathname.split("/"), ...[...url.searchParams.values()]];
+  return parts.filter((p) => p.length >= 16);
 }

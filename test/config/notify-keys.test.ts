@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { ConfigError, parseConfigText } from "../../src/config/load.js";
 import { maskConfig } from "../../src/config/mask.js";
-import { channelsOf } from "../../src/notify/settings.js";
+import { channelsOf, secretsOf } from "../../src/notify/settings.js";
 
 const PASS = "0123456789abcdef0123456789abcdef";
 const DISCORD = "https://discord.com/api/webhooks/1234567890/AbCdEf-webhook-token";
@@ -76,5 +76,16 @@ describe("NOTIFICATIONS keys", () => {
     expect(shown).not.toContain("webhook-token");
     expect(shown).not.toContain("1234567890");
     expect(maskConfig(config).NOTIFICATIONS).toEqual([{ URL: "https://discord.com/****", TYPE: "discord" }]);
+  });
+
+  it("count the token in a receiver's URL among the secrets masked out of messages, not its short path parts", () => {
+    const { config } = parseConfigText(
+      JSON.stringify({
+        SERVER_PASS: PASS,
+        PLEX_TOKEN: "plex-admin-token",
+        NOTIFICATIONS: [{ URL: DISCORD }, { URL: "https://hooks.example.com/hooks" }],
+      }),
+    );
+    expect(secretsOf(config).sort()).toEqual([PASS, "AbCdEf-webhook-token", "plex-admin-token"].sort());
   });
 });

@@ -20,7 +20,7 @@ afterEach(async () => {
   receivers = [];
 });
 
-async function setUp(options: { type?: NotificationType; maxAttempts?: number; events?: string[] } = {}) {
+async function setUp(options: { type?: NotificationType; maxAttempts?: number; events?: string[]; timeoutMs?: number } = {}) {
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
   const clock = new ManualClock();
@@ -37,6 +37,7 @@ async function setUp(options: { type?: NotificationType; maxAttempts?: number; e
     clock,
     logger: log.logger,
     policy: options.maxAttempts ? { maxAttempts: options.maxAttempts } : {},
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   return { receiver, clock, log, notifier };
 }
@@ -125,6 +126,22 @@ describe("notifications to a webhook", () => {
     expect(receiver.received).toHaveLength(2);
     clock.advance(1);
     await receiver.message(3);
+  });
+
+  it("tries again when the receiver refuses connections or does not answer in time", async () => {
+    const { receiver, clock, notifier, log } = await setUp({ timeoutMs: 200 });
+    await receiver.setAvailability("refuse");
+    notifier.notify(failed(clock, "/data/TV/Lost"));
+    clock.advance(60_000);
+    await notifier.settled();
+    await receiver.setAvailability("hang");
+    clock.advance(10_000);
+    await notifier.settled();
+    await receiver.setAvailability("up");
+    clock.advance(30_000);
+    expect(((await receiver.message(1)).body as { counts: unknown }).counts).toEqual({ "scan-failed": 1 });
+    const reasons = log.lines.filter((l) => l.msg === "notification not accepted; trying again").map((l) => l.fields.reason);
+    expect(reasons).toEqual(["network error: ECONNREFUSED", "no answer within 0.2 s"]);
   });
 
   it("drops a message after the last attempt with a warning naming only the host", async () => {
