@@ -145,6 +145,8 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
         FS: "",
       },
     },
+    NOTIFICATIONS: [],
+    NOTIFY_TARGET_DOWN_MINUTES: 10,
   };
 }
 

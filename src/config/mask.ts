@@ -1,4 +1,4 @@
-import { maskSecret } from "../lib/mask.js";
+import { maskSecret, maskUrlPath } from "../lib/mask.js";
 import type { Config } from "./types.js";
 
 /** Keys whose values are secrets, by dotted path: never printed, logged or echoed in an error. */
@@ -17,5 +17,6 @@ export function maskConfig(config: Config): Config {
       ...config.RCLONE,
       RC_CACHE_REFRESH: { ...config.RCLONE.RC_CACHE_REFRESH, RC_PASS: maskSecret(config.RCLONE.RC_CACHE_REFRESH.RC_PASS) },
     },
+    NOTIFICATIONS: config.NOTIFICATIONS.map((n) => ({ ...n, URL: maskUrlPath(n.URL) })),
   };
 }

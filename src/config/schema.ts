@@ -2,7 +2,7 @@
 export type Spec =
   | { kind: "boolean" }
   | { kind: "string"; nonEmpty?: boolean; pattern?: RegExp; hint?: string }
-  | { kind: "url" }
+  | { kind: "url"; secret?: boolean }
   | { kind: "host" }
   | { kind: "integer"; min?: number; max?: number }
   | { kind: "number"; min?: number }
@@ -39,6 +39,9 @@ const TARGET_ENTRY: Spec = {
     ENABLED: bool,
   },
 };
+
+/** The events a NOTIFICATIONS entry can ask for (all of them when it names none). */
+export const NOTIFICATION_EVENTS = ["scan-failed", "scan-unconfirmed", "target-down", "anchors-missing", "drive-failing"] as const;
 
 export const CONFIG_SCHEMA: Spec = {
   kind: "object",
@@ -167,6 +170,22 @@ export const CONFIG_SCHEMA: Spec = {
       },
     },
     METRICS: { kind: "object", fields: { ENABLED: bool } },
+    NOTIFICATIONS: {
+      kind: "list",
+      item: {
+        kind: "object",
+        required: ["URL"],
+        fields: {
+          URL: { kind: "url", secret: true },
+          TYPE: { kind: "enum", values: ["discord", "json"] },
+          EVENTS: {
+            kind: "list",
+            item: { kind: "enum", values: NOTIFICATION_EVENTS },
+          },
+        },
+      },
+    },
+    NOTIFY_TARGET_DOWN_MINUTES: { kind: "integer", min: 1 },
   },
 };
 

@@ -157,4 +157,21 @@ export interface Config {
   WATCH: WatchEntry[];
   /** GET /metrics (Prometheus text format); off by default. */
   METRICS: { ENABLED: boolean };
+  /** Discord and JSON webhooks told about failed scans, targets down, anchors missing and drive monitoring failing. */
+  NOTIFICATIONS: NotificationEntry[];
+  /** Minutes a target must stay unavailable or misconfigured before a "target-down" notification. */
+  NOTIFY_TARGET_DOWN_MINUTES: number;
+}
+
+export type NotificationType = "discord" | "json";
+
+/** What a NOTIFICATIONS entry can ask for; each problem's end ("back", "up") goes with it. */
+export type NotificationEvent = "scan-failed" | "scan-unconfirmed" | "target-down" | "anchors-missing" | "drive-failing";
+
+/** One NOTIFICATIONS entry; an absent TYPE is guessed from the URL and absent EVENTS mean all (src/notify/settings.ts). */
+export interface NotificationEntry {
+  /** A secret: Discord webhook URLs carry their token in the path. Only the host is ever shown. */
+  URL: string;
+  TYPE?: NotificationType;
+  EVENTS?: NotificationEvent[];
 }

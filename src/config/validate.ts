@@ -26,7 +26,9 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
     case "url":
       if (typeof value !== "string") return fail(`must be a URL string, got ${describe(value)}`);
       if (!/^https?:\/\/[^/\s]+/i.test(value) || !URL.canParse(value))
-        fail(`must be an http:// or https:// URL, got ${JSON.stringify(withoutCredentials(value))}`);
+        fail(
+          `must be an http:// or https:// URL, got ${spec.secret ? "something else (not shown: it may hold a token)" : JSON.stringify(withoutCredentials(value))}`,
+        );
       return;
     case "host":
       if (typeof value !== "string") return fail(`must be a string, got ${describe(value)}`);

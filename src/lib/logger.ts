@@ -25,6 +25,8 @@ const REDACT = [
   "*.TARGETS[*].PASSWORD",
   "RC_PASS",
   "*.RC_PASS",
+  "NOTIFICATIONS[*].URL",
+  "*.NOTIFICATIONS[*].URL",
 ];
 
 export interface LoggerOptions {

@@ -8,6 +8,8 @@ export interface MetricsSources {
   targets(): Record<string, { state: string; failures: number }>;
   /** The drive monitor: absent when CLOUD.ENABLED is false. */
   drive?(): { running: boolean } | undefined;
+  /** Each configured anchor as last checked: absent when none is configured, undefined before the first check. */
+  anchors?(): Array<{ path: string; present: boolean }> | undefined;
 }
 
 /** Outcomes of one webhook or manual request. */
@@ -109,6 +111,7 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
       },
     });
   }
+  if (sources.anchors) registerAnchorGauges(registry, sources.anchors);
   return {
     registry,
     request: (source, outcome) => requests.inc({ source: KNOWN_SOURCES.has(source) ? source : "other", outcome }),
@@ -119,4 +122,27 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
     },
     render: () => registry.metrics(),
   };
+}
+
+/** Anchor paths are the user's own configured list (not secrets), so the label set stays as bounded as the config. */
+function registerAnchorGauges(registry: Registry, anchors: NonNullable<MetricsSources["anchors"]>): void {
+  new Gauge({
+    name: "scanarr_anchor_up",
+    help: "1 while the anchor (ANCHORS, PLEX_EMPTY_TRASH_CONTROL_FILES) is there, 0 while it is missing; absent before the first check.",
+    labelNames: ["anchor"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const a of anchors() ?? []) this.set({ anchor: a.path }, a.present ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "scanarr_anchors_missing",
+    help: "Anchors missing at the last check; scans are held while it is above 0.",
+    registers: [registry],
+    collect() {
+      const list = anchors();
+      if (list) this.set(list.filter((a) => !a.present).length);
+    },
+  });
 }

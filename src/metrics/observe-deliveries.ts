@@ -1,4 +1,5 @@
 import type { Clock } from "../lib/clock.js";
+import { withOverrides } from "../lib/override.js";
 import type { DeliveryQueue } from "../queue/scheduler.js";
 import type { DeliveryJob } from "../queue/types.js";
 import type { DeliveryOutcomeLabel, ScanMetrics } from "./metrics.js";
@@ -32,12 +33,5 @@ export function observeDeliveries(queue: DeliveryQueue, metrics: ScanMetrics, cl
     recordFailed: (job, error, libraries) => note(job, "failed", queue.recordFailed(job, error, libraries)),
     recordSkipped: (job, reason) => note(job, "skipped", queue.recordSkipped(job, reason)),
   };
-  return new Proxy(queue, {
-    get(target, prop, receiver) {
-      const own = overrides[prop as keyof DeliveryQueue];
-      if (own !== undefined) return own;
-      const value: unknown = Reflect.get(target, prop, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return withOverrides(queue, overrides);
 }

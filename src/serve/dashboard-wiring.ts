@@ -2,6 +2,7 @@ import type { Config } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
 import { observeDeliveries } from "../metrics/observe-deliveries.js";
+import type { AnchorMonitor } from "../mount/anchors.js";
 import type { PathMapper } from "../paths/mapper.js";
 import { tracePath } from "../paths/trace.js";
 import { createQueueActions } from "../queue/actions.js";
@@ -27,6 +28,8 @@ export interface DashboardWiringDeps {
   /** Late-bound: the scheduler starts after the server listens. */
   wake(): void;
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };
+  /** The service's anchor monitor when anchors are configured: the anchor gauges read its last check. */
+  anchors?: AnchorMonitor;
 }
 
 /** The dashboard's and the metrics' dependencies, built from what serve already has. */
@@ -57,7 +60,18 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
         queueDepth: () => browser.counts(),
         targets: () => deps.status().targets,
         drive: config.CLOUD.ENABLED ? () => deps.status().drive as { running: boolean } | undefined : undefined,
+        ...(deps.anchors ? { anchors: anchorStates(deps.anchors) } : {}),
       })
     : undefined;
   return { dashboard, metrics, observed: (queue) => (metrics ? observeDeliveries(queue, metrics, clock) : queue) };
+}
+
+/** Every configured anchor with its state at the last check (undefined before the first). */
+function anchorStates(monitor: AnchorMonitor): () => Array<{ path: string; present: boolean }> | undefined {
+  return () => {
+    const status = monitor.current();
+    if (!status) return undefined;
+    const missing = new Set(status.missing.map((m) => m.path));
+    return monitor.anchors.map((path) => ({ path, present: !missing.has(path) }));
+  };
 }

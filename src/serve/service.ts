@@ -27,6 +27,7 @@ import { startDriveWiring, type DriveHandle } from "./drive.js";
 import { startAfterScan } from "./after-scan.js";
 import { wireDashboard } from "./dashboard-wiring.js";
 import { createDashboardLogin } from "../server/login/dashboard-login.js";
+import { startNotifications } from "./notifications.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -100,7 +101,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status });
+  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
   const compat = createCompatDeps(config, { clock, localPaths: localPathsOf(config) });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
@@ -137,10 +138,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
+  const notifications = startNotifications({ config, clock, logger, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
-    queue,
+    queue: notifications.observeConfirmations(queue),
     targets,
     env: deps.env,
     clock,
@@ -150,7 +152,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     anchors: mount.anchors,
   });
   delivery = startDelivery({
-    queue: wiring.observed(queue),
+    queue: notifications.observeDeliveries(wiring.observed(queue)),
     targets,
     clock,
     logger,
@@ -178,6 +180,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.watch.stop();
       await running.delivery.stop(10_000);
       await afterScan.stop();
+      await notifications.stop();
       anchorPoll?.stop();
       await mount.close();
       shutdown.abort();

@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
 import { postForm, postJson, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
 
 interface Sample {
@@ -92,6 +95,44 @@ describe("GET /metrics", () => {
     for (const secret of [TEST_PASS, t.plex.token]) expect(text).not.toContain(secret);
     const page = await (await fetch(t.base)).text();
     expect(page).not.toContain(t.plex.token);
+  });
+});
+
+describe("anchor gauges", () => {
+  let t: TestService | undefined;
+  afterEach(async () => {
+    await t?.stop();
+    t = undefined;
+  });
+
+  it("shows each configured anchor up or down and how many are missing", async () => {
+    const dir = tempDir();
+    const present = join(dir, "mounted.bin");
+    writeFileSync(present, "x");
+    const missing = join(dir, "other mount", ".anchor");
+    t = await startTestService(
+      { METRICS: { ENABLED: true }, ANCHORS: [present], PLEX_EMPTY_TRASH_CONTROL_FILES: [missing] },
+      { anchorPollMs: 100 },
+    );
+    const scrape = async () => parseExposition(await (await fetch(`${t?.origin}/metrics`)).text());
+    await expect.poll(async () => value((await scrape()).samples, "scanarr_anchors_missing", {})).toBe(1);
+    const { samples, types } = await scrape();
+    expect(types.get("scanarr_anchor_up")).toBe("gauge");
+    expect(samples.filter((s) => s.name === "scanarr_anchor_up")).toEqual([
+      { name: "scanarr_anchor_up", labels: { anchor: present }, value: 1 },
+      { name: "scanarr_anchor_up", labels: { anchor: missing }, value: 0 },
+    ]);
+    mkdirSync(dirname(missing), { recursive: true });
+    writeFileSync(missing, "x");
+    await expect.poll(async () => value((await scrape()).samples, "scanarr_anchors_missing", {})).toBe(0);
+    expect(value((await scrape()).samples, "scanarr_anchor_up", { anchor: missing })).toBe(1);
+  });
+
+  it("are left out when no anchor is configured", async () => {
+    t = await startTestService({ METRICS: { ENABLED: true } });
+    const { types } = parseExposition(await (await fetch(`${t.origin}/metrics`)).text());
+    expect(types.has("scanarr_anchor_up")).toBe(false);
+    expect(types.has("scanarr_anchors_missing")).toBe(false);
   });
 });
 

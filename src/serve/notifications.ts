@@ -1,0 +1,83 @@
+import type { Config } from "../config/types.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import type { AnchorMonitor } from "../mount/anchors.js";
+import { createNotifier, type Notifier } from "../notify/notifier.js";
+import { observeFailures, observeUnconfirmed } from "../notify/observe-queue.js";
+import { channelsOf, secretsOf } from "../notify/settings.js";
+import { watchStates } from "../notify/state-watch.js";
+import type { ConfirmQueue } from "../queue/confirmations.js";
+import type { DeliveryHandle, DeliveryQueue } from "../queue/scheduler.js";
+import type { ChannelPolicy } from "../notify/channel.js";
+import type { DriveHandle } from "./drive.js";
+
+export interface NotificationsDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** Late-bound: the scheduler and the drive monitor start after the notifications. */
+  delivery(): DeliveryHandle | undefined;
+  drive(): DriveHandle | undefined;
+  /** The service's anchor monitor; its last check is read, never a new one made. */
+  anchors: AnchorMonitor | undefined;
+  /** How often target, anchor and drive states are looked at; 15 s by default. */
+  everyMs?: number;
+  /** Tests shorten the batching window and the retries. */
+  policy?: Partial<ChannelPolicy>;
+  timeoutMs?: number;
+}
+
+export interface NotificationsHandle {
+  /** The scheduler's queue, telling of failed scans; the queue itself when NOTIFICATIONS is empty. */
+  observeDeliveries<Q extends DeliveryQueue>(queue: Q): Q;
+  /** The confirmation driver's queue, telling of unconfirmed scans. */
+  observeConfirmations<Q extends ConfirmQueue>(queue: Q): Q;
+  /** Resolves when no message is being posted. */
+  settled(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * NOTIFICATIONS for `scanarr serve`: failed and unconfirmed scans from the
+ * queue as the scheduler and the confirmation driver record them; targets
+ * down, anchors missing and drive monitoring failing from a look at their
+ * states every few seconds. Nothing runs when no receiver is configured.
+ */
+export function startNotifications(deps: NotificationsDeps): NotificationsHandle {
+  const { config, clock, logger } = deps;
+  const channels = channelsOf(config);
+  if (channels.length === 0) {
+    return { observeDeliveries: (q) => q, observeConfirmations: (q) => q, settled: async () => {}, stop: async () => {} };
+  }
+  const notifier: Notifier = createNotifier({
+    channels,
+    secrets: secretsOf(config),
+    clock,
+    logger,
+    ...(deps.policy ? { policy: deps.policy } : {}),
+    ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
+  });
+  const notify = notifier.notify;
+  const watch = watchStates(
+    {
+      targets: () => deps.delivery()?.targetStates() ?? {},
+      anchors: () => deps.anchors?.current(),
+      drive: () => {
+        if (!config.CLOUD.ENABLED) return undefined;
+        const d = deps.drive();
+        return d ? { problem: d.problem, lastPoll: d.monitor?.lastPoll() } : undefined;
+      },
+    },
+    { clock, notify, everyMs: deps.everyMs ?? 15_000, targetDownMs: config.NOTIFY_TARGET_DOWN_MINUTES * 60_000 },
+  );
+  logger.info({ receivers: channels.map((c) => `${c.type} ${URL.canParse(c.url) ? new URL(c.url).host : "?"}`) }, "notifications on");
+  return {
+    observeDeliveries: (queue) => observeFailures(queue, notify, clock),
+    observeConfirmations: (queue) => observeUnconfirmed(queue, notify, clock),
+    settled: () => notifier.settled(),
+    async stop() {
+      watch.stop();
+      await notifier.stop();
+    },
+  };
+}
