@@ -202,13 +202,13 @@ export class ScanQueue implements ScanSink {
 
   // Confirmation (driven by src/queue/confirmations.ts).
 
-  /** Every delivery being confirmed, oldest first, with the files its scan named. */
-  listConfirming(limit = 10_000): ConfirmingDelivery[] {
-    return listConfirming(this.cst, limit);
+  /** Every delivery to `target` being confirmed, oldest first, with the files its scan named. */
+  listConfirming(target: string, limit = 10_000): ConfirmingDelivery[] {
+    return listConfirming(this.cst, target, limit);
   }
 
-  countConfirming(): number {
-    return (this.cst.countConfirming.get() as { n: number }).n;
+  countConfirming(target: string): number {
+    return (this.cst.countConfirming.get(target) as { n: number }).n;
   }
 
   /** Stores the progress of confirming deliveries (one transaction for a whole poll). */

@@ -3,21 +3,13 @@ import { ManualClock } from "../../src/lib/clock.js";
 import { DEFAULT_SECTIONS } from "../fakes/plex.js";
 import { postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
 import { hasFixtureDb, writablePlexDb, type WritablePlexDb } from "./fixture-db.js";
+import { advanceUntil, scanOf, type ScanView } from "./serve-steps.js";
 
 // Rows of the fixture database: Game of Thrones (metadata 68), its season 1 (69) in section 2 "TV Shows".
 const SERIES = "/data/TV-Shows/Game of Thrones";
 const SEASON_ONE = { sectionId: 2, ratingKey: 69 };
 const EXISTING = `${SERIES}/Game.of.Thrones.S01E01.mkv`;
 const NEW_EPISODE = `${SERIES}/Game.of.Thrones.S01E02.mkv`;
-
-interface QueueAnswer {
-  pending: ScanView[];
-}
-interface ScanView {
-  folder: string;
-  state: string;
-  deliveries: Array<{ state: string; lastError: string | null; detail: string | null; confirmedAfterMs: number | null }>;
-}
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -37,37 +29,15 @@ async function start(db: WritablePlexDb, clock: ManualClock): Promise<TestServic
   );
 }
 
-async function scanOf(service: TestService, folder: string): Promise<ScanView | undefined> {
-  const queue = (await (await fetch(`${service.base}/api/queue`)).json()) as QueueAnswer;
-  const { history } = (await (await fetch(`${service.base}/api/history`)).json()) as { history: ScanView[] };
-  return [...queue.pending, ...history].find((s) => s.folder === folder);
-}
-
-/**
- * Moves the injected clock a second at a time until `done` holds; after each
- * step the service gets to finish what fell due (it is done once the fake
- * Plex saw no new request for a moment and the queue answered).
- */
-async function advanceUntil(service: TestService, clock: ManualClock, done: () => Promise<boolean>, what: string): Promise<void> {
-  for (let moved = 0; !(await done()); moved += 1_000) {
-    if (moved > 600_000) throw new Error(`the clock moved ten minutes without ${what}`);
-    clock.advance(1_000);
-    let seen = -1;
-    let quietSince = Date.now();
-    await waitFor(
-      () => {
-        if (service.plex.requests.length !== seen) [seen, quietSince] = [service.plex.requests.length, Date.now()];
-        return Date.now() - quietSince >= 20;
-      },
-      5_000,
-      "the service to go quiet",
-    );
-  }
-}
-
 async function untilState(service: TestService, clock: ManualClock, folder: string, state: string): Promise<ScanView> {
-  await advanceUntil(service, clock, async () => (await scanOf(service, folder))?.state === state, `${folder} to be ${state}`);
-  return (await scanOf(service, folder)) as ScanView;
+  const scan = () => scanOf(service.base, folder);
+  await advanceUntil(
+    clock,
+    () => service.plex.requests.length,
+    async () => (await scan())?.state === state,
+    `${folder} to be ${state}`,
+  );
+  return (await scan()) as ScanView;
 }
 
 /** Sends the webhook and waits until Plex accepted the scan and the queue holds it as being confirmed. */
@@ -122,9 +92,11 @@ describe.runIf(hasFixtureDb)("serve: confirmation through a copy of the real Ple
     expect(db.itemOf(EXISTING)).toEqual({ ratingKey: "70", parentRatingKey: "69" });
     await scanned(t, clock, sonarr("EpisodeFileDelete", "Game.of.Thrones.S01E01.mkv"));
     // A poll with the part still there: the deletion waits, and the queue says which file is not as expected.
-    const detail = async () => (await scanOf(t as TestService, SERIES))?.deliveries[0]?.detail ?? "";
-    await advanceUntil(t, clock, async () => (await detail()).includes(EXISTING), "a poll that finds the part still there");
-    expect((await scanOf(t, SERIES))?.state).toBe("confirming");
+    const service = t;
+    const detail = async () => (await scanOf(service.base, SERIES))?.deliveries[0]?.detail ?? "";
+    const polled = async () => (await detail()).includes(EXISTING);
+    await advanceUntil(clock, () => service.plex.requests.length, polled, "a poll that finds the part still there");
+    expect((await scanOf(t.base, SERIES))?.state).toBe("confirming");
     db.removePart(EXISTING);
     const scan = await untilState(t, clock, SERIES, "done");
     expect(scan.deliveries[0]?.detail).toMatch(/^confirmed \d+ s after the first request/);
