@@ -78,6 +78,22 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
   };
 }
 
+/**
+ * Ends the confirmations of a target nothing confirms any more (its
+ * after-scan work was turned off, or it is no longer a Plex target with
+ * it): they are done as delivered, so their scans do not wait for ever.
+ */
+export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, logger: Logger): number {
+  const rows = queue.listConfirming(target);
+  if (rows.length === 0) return 0;
+  const detail = "delivered; not confirmed: the after-scan work of this target is off";
+  const ended = queue.recordConfirmed(
+    rows.map((r) => ({ deliveryId: r.deliveryId, scanId: r.scanId, state: "done", detail, error: null, progress: r.progress })),
+  );
+  logger.info({ target, deliveries: ended }, "ended confirmations left from a run with the after-scan work on");
+  return ended;
+}
+
 /** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
 async function pollOnce(options: ConfirmationOptions): Promise<void> {
   const { queue, afterScan, target: dt, clock, logger } = options;

@@ -5,7 +5,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import { createAfterDelivery } from "../queue/after-delivery.js";
-import { startConfirmations, type ConfirmationHandle, type ConfirmQueue } from "../queue/confirmations.js";
+import { endUnwatchedConfirmations, startConfirmations, type ConfirmationHandle, type ConfirmQueue } from "../queue/confirmations.js";
 import type { DeliveryAround } from "../queue/scheduler.js";
 import type { BuiltTarget } from "../targets/build-targets.js";
 import { createPlexAfterScan, type AfterScanConfig } from "../targets/plex/after-scan.js";
@@ -55,6 +55,7 @@ export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
   for (const { built, settings, keys } of plexTargets) {
     const afterScan = createPlexAfterScan(settings, { env: deps.env, signal, timeoutMs: deps.timeoutMs, ...keys });
     if (!afterScan.waitsForSection) {
+      endUnwatchedConfirmations(deps.queue, built.target.name, logger);
       if (hasHooks) drivers.set(built.target.name, undefined);
       continue;
     }
