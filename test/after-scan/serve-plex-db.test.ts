@@ -64,6 +64,9 @@ describe.runIf(hasFixtureDb)("serve: confirmation through a copy of the real Ple
     const scan = await untilState(t, clock, SERIES, "done");
     expect(scan.deliveries[0]?.detail).toMatch(/^confirmed \d+ s after the first request/);
     expect(scan.deliveries[0]?.confirmedAfterMs).toBeGreaterThanOrEqual(10_000);
+    // The dashboard shows the same figure, in words.
+    const page = await (await fetch(`${t.base}/`)).text();
+    expect(page).toMatch(/<small class="confirmed-after">confirmed in \d+ s<\/small>/);
     expect(t.plex.refreshes).toEqual([{ sectionId: "2", path: SERIES }]);
     // The file was found in the database: no folder view or item listing was asked of the API.
     expect(t.plex.requests.filter((r) => /\/(folder|all)\b/.test(r.url))).toEqual([]);
