@@ -1,23 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
 import { afterScanConfigOfEntry } from "../../src/targets/plex/after-scan-config.js";
+import { load, problemsOf } from "./helpers.js";
 
-const PASS = "0123456789abcdef0123456789abcdef";
 const PLEX_4K = { TYPE: "plex", NAME: "plex-4k", URL: "http://plex4k:32400", TOKEN: "four-k-token" };
-
-function load(extra: Record<string, unknown>) {
-  return parseConfigText(JSON.stringify({ SERVER_PASS: PASS, ...extra })).config;
-}
-
-function problemsOf(extra: Record<string, unknown>): string[] {
-  try {
-    load(extra);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
 
 describe("a TARGETS Plex entry's after-scan fields", () => {
   it("follow the PLEX_* keys when unset, with the entry's own server and token and no database", () => {
