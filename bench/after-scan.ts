@@ -1,165 +1,171 @@
-// Plex calls for 1,000 imported episodes over 100 season folders in 3 sections, with
-// confirmation and analyze on, at the level of the after-scan building blocks:
-// scan calls = folders; one section poll per round for every waiting scan; analyze calls = items.
+// Plex calls for 1,000 imported episodes (one Sonarr request each) over 100 season folders in
+// 3 sections, with confirmation and analyze on, through the queue and serve's after-scan wiring
+// (ScanQueue, startDelivery, startAfterScan, buildTargets) against the fake Plex over HTTP, on an
+// injected clock: scan calls = folders; one sections poll per poll interval, shared by every
+// waiting scan of every section; analyze calls = items.
 // Run: node --import tsx bench/after-scan.ts
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { analyzeThroughApi, pickAnalyzeItems } from "../src/targets/plex/analyze.js";
-import { PlexApiClient } from "../src/targets/plex/api.js";
-import { createConfirmer, type ConfirmSettings, type ConfirmWait } from "../src/targets/plex/confirm.js";
-import { createPlexLookup } from "../src/targets/plex/library-lookup.js";
-import type { PlexItemRef } from "../src/targets/plex/library-items-db.js";
-import { startFakePlex, type FakePlex, type FakeSection } from "../test/fakes/plex.js";
-import { buildPlexItemsDb, type FakeItemRow } from "../test/scan/helpers/plex-db.js";
+import { defaultConfig } from "../src/config/defaults.js";
+import type { Config } from "../src/config/types.js";
+import { ManualClock } from "../src/lib/clock.js";
+import { silentLogger } from "../src/lib/logger.js";
+import { createMountSafety } from "../src/mount/mount-safety.js";
+import { openDatabase } from "../src/queue/database.js";
+import { ScanQueue } from "../src/queue/scan-queue.js";
+import { startDelivery } from "../src/queue/scheduler.js";
+import { startAfterScan } from "../src/serve/after-scan.js";
+import { buildTargets } from "../src/targets/build-targets.js";
+import { startFakePlex } from "../test/fakes/plex.js";
+import { buildDatabase, EPISODES_PER_SEASON, layout, SECTIONS } from "./lib/after-scan-layout.js";
 
-const SECTIONS: FakeSection[] = [
-  { key: "2", title: "TV", type: "show", locations: ["/data/TV"] },
-  { key: "6", title: "Anime", type: "show", locations: ["/data/Anime"] },
-  { key: "8", title: "Docs", type: "show", locations: ["/data/Docs"] },
-];
-const SHOWS = 10;
-const SEASONS_PER_SHOW = 10;
-const EPISODES_PER_SEASON = 10;
 /** Polls a section stays `refreshing` after the scans (a busy Plex). */
 const REFRESH_POLLS = 3;
-const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 1_800_000, rescanDelayMs: 120_000, confirmFiles: true };
-
-interface Folder {
-  section: FakeSection;
-  path: string;
-  files: string[];
-}
-
-/** Shows 0-3 in TV, 4-6 in Anime, 7-9 in Docs: 40 + 30 + 30 season folders. */
-function layout(): Folder[] {
-  const folders: Folder[] = [];
-  for (let show = 0; show < SHOWS; show++) {
-    const section = SECTIONS[show < 4 ? 0 : show < 7 ? 1 : 2] as FakeSection;
-    for (let season = 1; season <= SEASONS_PER_SHOW; season++) {
-      const dir = `${section.locations[0]}/Show ${show}/Season ${season}`;
-      const files = Array.from({ length: EPISODES_PER_SEASON }, (_, e) => `${dir}/Show ${show} S${season}E${e + 1}.mkv`);
-      folders.push({ section, path: dir, files });
-    }
-  }
-  return folders;
-}
+const POLL_MS = 10_000;
 
 interface Figures {
   lookup: string;
+  requests: number;
   scans: number;
-  rounds: number;
+  intervals: number;
   sectionPolls: number;
   folderListings: number;
-  confirmed: number;
   analyzeCalls: number;
-  analyzeDirectory: number;
+  done: number;
   otherCalls: number;
+  deliverMs: number;
   confirmMs: number;
-  analyzeMs: number;
+  confirmCpuMs: number;
 }
 
-async function runCase(lookupKind: "api" | "database"): Promise<Figures> {
-  const plex: FakePlex = await startFakePlex({ sections: SECTIONS, refreshDuration: REFRESH_POLLS });
+async function runCase(lookup: "api" | "database"): Promise<Figures> {
+  const plex = await startFakePlex({ sections: SECTIONS, refreshDuration: REFRESH_POLLS });
   const folders = layout();
   for (const folder of folders) for (const file of folder.files) plex.addFile(file);
-  let databasePath = "";
-  if (lookupKind === "database") databasePath = buildDatabase(plex, folders);
-  const api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
-  const confirmer = createConfirmer({ api, lookup: createPlexLookup({ databasePath, api }), settings });
-  let now = 1_700_000_000_000;
+  const databasePath = lookup === "database" ? buildDatabase(plex, folders) : "";
+  const dir = mkdtempSync(path.join(tmpdir(), "scanarr-bench-after-scan-"));
+  const db = openDatabase(path.join(dir, "queue.db"));
+  const clock = new ManualClock();
+  const logger = silentLogger();
+  const config: Config = {
+    ...defaultConfig("0123456789abcdef0123456789abcdef"),
+    PLEX_LOCAL_URL: plex.url,
+    PLEX_TOKEN: plex.token,
+    PLEX_DATABASE_PATH: databasePath,
+    PLEX_CONFIRM_SCANS: true,
+    PLEX_CONFIRM_POLL_INTERVAL: POLL_MS / 1000,
+    PLEX_ANALYZE_TYPE: "basic",
+  };
+  const controller = new AbortController();
+  const targets = buildTargets(config, { logger, clock, env: process.env, signal: controller.signal });
+  const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
+  // Every poll ends by asking how many deliveries still wait (to arm the next one): the bench's "poll done".
+  let pollsEnded = 0;
+  const watched = Object.assign(Object.create(queue) as ScanQueue, {
+    countConfirming: (target: string) => {
+      pollsEnded += 1;
+      return queue.countConfirming(target);
+    },
+  });
+  const mount = createMountSafety(config, { logger, clock });
+  const afterScan = startAfterScan({
+    config,
+    queue: watched,
+    targets,
+    env: process.env,
+    clock,
+    logger,
+    signal: controller.signal,
+    anchors: mount.anchors,
+  });
+  const delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around });
 
-  for (const folder of folders) await api.refresh(folder.section.key, folder.path);
-  let waiting: ConfirmWait[] = folders.map((f) => ({
-    id: f.path,
-    sectionId: f.section.key,
-    files: f.files,
-    deletedFiles: [],
-    scannedAt: now,
-    rescanned: false,
-  }));
-
-  const items: PlexItemRef[] = [];
-  let rounds = 0;
-  const confirmStarted = performance.now();
-  while (waiting.length > 0 && rounds < 50) {
-    now += settings.pollMs;
-    rounds += 1;
-    const round = await confirmer.poll(waiting, now);
-    const next: ConfirmWait[] = [];
-    for (const [i, outcome] of round.outcomes.entries()) {
-      const wait = waiting[i] as ConfirmWait;
-      if (outcome.step.kind === "wait") next.push({ ...wait, sawRefreshing: wait.sawRefreshing || outcome.step.refreshing });
-      else if (outcome.step.kind === "confirmed") items.push(...outcome.step.items);
-      else throw new Error(`unexpected ${outcome.step.kind} for ${wait.id}`);
-    }
-    waiting = next;
+  for (const folder of folders) {
+    for (const file of folder.files) queue.enqueue([{ folder: folder.path, source: "sonarr", event: "Download", files: [file] }]);
   }
+  const deliverStarted = performance.now();
+  clock.advance(0);
+  await plex.waitForRefreshes(folders.length, 120_000);
+  const deliverMs = performance.now() - deliverStarted;
+  await until(() => queue.listPending(1_000).every((s) => s.state === "confirming"), "every delivery to be recorded");
+
+  const before = plex.requests.length;
+  const confirmStarted = performance.now();
+  const cpu = process.cpuUsage();
+  let intervals = 0;
+  while (queue.countConfirming("plex") > 0) {
+    if (intervals >= 50) throw new Error("still confirming after 50 poll intervals");
+    const ended = pollsEnded;
+    clock.advance(POLL_MS);
+    intervals += 1;
+    await until(() => pollsEnded > ended, `poll ${intervals} to end`);
+  }
+  const used = process.cpuUsage(cpu);
   const confirmMs = performance.now() - confirmStarted;
 
-  const analyzeStarted = performance.now();
-  const keys = pickAnalyzeItems(items, false);
-  const report = await analyzeThroughApi(api, keys);
-  const analyzeMs = performance.now() - analyzeStarted;
-  if (report.failed.length > 0) throw new Error(`${report.failed.length} analyze calls failed`);
-
-  const count = (test: (url: string, method: string) => boolean): number => plex.requests.filter((r) => test(r.url, r.method)).length;
+  const during = plex.requests.slice(before);
+  const count = (test: (url: string, method: string) => boolean) => during.filter((r) => test(r.url, r.method)).length;
   const figures: Figures = {
-    lookup: lookupKind,
-    scans: count((url) => url.includes("/refresh?path=")),
-    rounds,
+    lookup,
+    requests: folders.length * EPISODES_PER_SEASON,
+    scans: plex.refreshes.length,
+    intervals,
     sectionPolls: count((url) => url === "/library/sections"),
     folderListings: count((url) => url.includes("/folder")),
-    confirmed: items.length,
     analyzeCalls: count((url, method) => method === "PUT" && url.endsWith("/analyze")),
-    analyzeDirectory: pickAnalyzeItems(items, true).length,
+    done: queue.recent(1_000).filter((s) => s.state === "done").length,
     otherCalls: 0,
+    deliverMs,
     confirmMs,
-    analyzeMs,
+    confirmCpuMs: (used.user + used.system) / 1000,
   };
-  figures.otherCalls = plex.requests.length - figures.scans - figures.sectionPolls - figures.folderListings - figures.analyzeCalls;
+  figures.otherCalls = during.length - figures.sectionPolls - figures.folderListings - figures.analyzeCalls;
+  await delivery.stop(1_000);
+  await afterScan.stop();
+  await mount.close();
+  controller.abort();
+  db.close();
   await plex.close();
+  rmSync(dir, { recursive: true, force: true });
   if (databasePath) rmSync(path.dirname(databasePath), { recursive: true, force: true });
   return figures;
 }
 
-/** The Plex database as it stands once Plex added every episode, with the fake's own ratingKeys. */
-function buildDatabase(plex: FakePlex, folders: Folder[]): string {
-  const rows: FakeItemRow[] = folders.flatMap((folder) =>
-    folder.files.map((file) => {
-      const item = plex.addItem(file);
-      return { file, section: Number(folder.section.key), ratingKey: Number(item.ratingKey), parent: Number(item.parentRatingKey) };
-    }),
-  );
-  const sections = SECTIONS.map((s) => ({ id: Number(s.key), name: s.title, type: 2, locations: s.locations }));
-  return buildPlexItemsDb(sections, rows);
+async function until(done: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 const results = [await runCase("api"), await runCase("database")];
+const folderCount = layout().length;
 console.log(
-  `${SHOWS * SEASONS_PER_SHOW} season folders, ${SHOWS * SEASONS_PER_SHOW * EPISODES_PER_SEASON} episodes, ${SECTIONS.length} sections; sections refreshing for ${REFRESH_POLLS} polls`,
+  `${folderCount * EPISODES_PER_SEASON} requests (one per episode) over ${folderCount} season folders in ${SECTIONS.length} sections; sections refreshing for ${REFRESH_POLLS} polls; poll interval ${POLL_MS / 1000} s (injected clock)`,
 );
 console.table(
   results.map((r) => ({
     lookup: r.lookup,
     "scan calls": r.scans,
-    "poll rounds": r.rounds,
+    "poll intervals": r.intervals,
     "section polls": r.sectionPolls,
     "folder listings": r.folderListings,
-    confirmed: r.confirmed,
     "analyze calls": r.analyzeCalls,
-    "(season items)": r.analyzeDirectory,
+    "scans done": r.done,
     "other calls": r.otherCalls,
+    "deliver ms": Math.round(r.deliverMs),
     "confirm ms": Math.round(r.confirmMs),
-    "analyze ms": Math.round(r.analyzeMs),
+    "confirm CPU ms": Math.round(r.confirmCpuMs),
   })),
 );
-const folderCount = SHOWS * SEASONS_PER_SHOW;
 const ok = results.every(
   (r) =>
     r.scans === folderCount &&
-    r.sectionPolls === r.rounds &&
-    r.confirmed === folderCount * EPISODES_PER_SEASON &&
-    r.analyzeCalls === r.confirmed &&
+    r.sectionPolls === r.intervals &&
+    r.analyzeCalls === folderCount * EPISODES_PER_SEASON &&
+    r.done === folderCount &&
     r.otherCalls === 0,
 );
 if (!ok) process.exitCode = 1;

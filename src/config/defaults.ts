@@ -153,9 +153,22 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
 /** Names of the Plex target the flat PLEX_* keys define, by PLEX_SCAN_METHOD (as plex_autoscan users know them). */
 export const PLEX_TARGET_NAMES: Readonly<Record<ScanMethod, string>> = { api: "plex", scanner: "plex-scanner" };
 
-/** A TARGETS entry as written, with the optional fields filled in. */
+/** The TARGETS fields only TYPE "plex" takes; unset, each follows the PLEX_* key of the same name. */
+export const PLEX_ENTRY_AFTER_SCAN_KEYS = [
+  "CONFIRM_SCANS",
+  "ANALYZE_TYPE",
+  "ANALYZE_DIRECTORY",
+  "EMPTY_TRASH",
+  "EMPTY_TRASH_MAX_FILES",
+  "EMPTY_TRASH_ZERO_DELETED",
+  "DATABASE_PATH",
+] as const satisfies ReadonlyArray<keyof TargetConfig>;
+
+/** A TARGETS entry as written, with the optional fields filled in (the Plex after-scan fields stay as written). */
 export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME" | "URL"> & Partial<TargetConfig>): TargetConfig {
+  const afterScan = Object.fromEntries(PLEX_ENTRY_AFTER_SCAN_KEYS.filter((k) => entry[k] !== undefined).map((k) => [k, entry[k]]));
   return {
+    ...afterScan,
     TYPE: entry.TYPE,
     NAME: entry.NAME,
     URL: entry.URL,

@@ -37,6 +37,14 @@ const TARGET_ENTRY: Spec = {
     PASSWORD: str,
     PATH_MAPPINGS: { kind: "stringsByKey" },
     ENABLED: bool,
+    // TYPE "plex" only: the after-scan work of this server; each defaults to the PLEX_* key of the same name.
+    CONFIRM_SCANS: bool,
+    ANALYZE_TYPE: { kind: "enum", values: ["off", "basic", "deep"] },
+    ANALYZE_DIRECTORY: bool,
+    EMPTY_TRASH: bool,
+    EMPTY_TRASH_MAX_FILES: { kind: "integer", min: 0 },
+    EMPTY_TRASH_ZERO_DELETED: bool,
+    DATABASE_PATH: str,
   },
 };
 

@@ -1,5 +1,5 @@
 import { serverUrlProblem } from "../targets/server-url.js";
-import { PLEX_TARGET_NAMES } from "./defaults.js";
+import { PLEX_ENTRY_AFTER_SCAN_KEYS, PLEX_TARGET_NAMES } from "./defaults.js";
 import { checkPathMappings } from "./mapping-rules.js";
 import type { Config, TargetConfig } from "./types.js";
 
@@ -26,6 +26,11 @@ export function checkTargets(config: Config): string[] {
     const urlProblem = serverUrlProblem(entry.URL, credentialKeys(entry, at));
     if (urlProblem) problems.push(`${at}.URL: ${urlProblem}`);
     problems.push(...checkPathMappings(entry.PATH_MAPPINGS, `${at}.PATH_MAPPINGS`));
+    if (entry.TYPE !== "plex") {
+      for (const key of PLEX_ENTRY_AFTER_SCAN_KEYS) {
+        if (entry[key] !== undefined) problems.push(`${at}.${key}: only TYPE "plex" takes it (after-scan work is Plex's)`);
+      }
+    }
   });
   if (!config.PLEX_ENABLED && !config.TARGETS.some((t) => t.ENABLED)) {
     problems.push("PLEX_ENABLED: is false and no TARGETS entry is enabled; scans would go nowhere");

@@ -43,6 +43,15 @@ export interface TargetConfig {
   /** Path this server sees (key) ← media-server paths SERVER_PATH_MAPPINGS produced (values). */
   PATH_MAPPINGS: Record<string, string[]>;
   ENABLED: boolean;
+  // TYPE "plex" only: its after-scan work. Unset: the PLEX_* key of the same name (DATABASE_PATH: none, the API is asked).
+  CONFIRM_SCANS?: boolean;
+  ANALYZE_TYPE?: AnalyzeType;
+  ANALYZE_DIRECTORY?: boolean;
+  EMPTY_TRASH?: boolean;
+  EMPTY_TRASH_MAX_FILES?: number;
+  EMPTY_TRASH_ZERO_DELETED?: boolean;
+  /** Plex's library database as scanarr can read it; unset or empty: files are looked up through the API. */
+  DATABASE_PATH?: string;
 }
 
 export type AnalyzeType = "off" | "basic" | "deep";

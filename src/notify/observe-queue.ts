@@ -33,17 +33,18 @@ export function observeFailures<Q extends DeliveryQueue>(queue: Q, notify: Notif
  * folders come from the listing the same poll read.
  */
 export function observeUnconfirmed<Q extends ConfirmQueue>(queue: Q, notify: Notify, clock: Pick<Clock, "now">): Q {
-  let known = new Map<number, { folder: string; target: string }>();
+  // Each target's confirmation driver lists its own deliveries: the latest listing per target.
+  const known = new Map<string, Map<number, { folder: string; target: string }>>();
   const overrides: Partial<ConfirmQueue> = {
-    listConfirming(limit) {
-      const rows = queue.listConfirming(limit);
-      known = new Map(rows.map((r) => [r.deliveryId, { folder: r.folder, target: r.target }]));
+    listConfirming(target, limit) {
+      const rows = queue.listConfirming(target, limit);
+      known.set(target, new Map(rows.map((r) => [r.deliveryId, { folder: r.folder, target: r.target }])));
       return rows;
     },
     recordConfirmed(finishes) {
       const recorded = queue.recordConfirmed(finishes);
       for (const f of finishes) {
-        const where = known.get(f.deliveryId);
+        const where = [...known.values()].find((listed) => listed.has(f.deliveryId))?.get(f.deliveryId);
         if (f.state !== "unconfirmed" || !where) continue;
         notify({ type: "scan-unconfirmed", at: clock.now(), ...where, error: f.error ?? "files not as expected in Plex" });
       }

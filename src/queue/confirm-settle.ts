@@ -12,6 +12,8 @@ import { logHookRun } from "./hook-log.js";
 export interface SettleDeps {
   afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash">;
   target: string;
+  /** The target's path for a media-server path: the hooks get the folder and files as that server sees them. */
+  toTargetPath?: (path: string) => string;
   hooks?: Hooks;
   /** Anchors and PLEX_EMPTY_TRASH_CONTROL_FILES: the trash is emptied only while all are present. */
   anchors?: AnchorCheck;
@@ -51,14 +53,15 @@ export async function settleBatch(batch: ConfirmingDelivery[], sections: PlexSec
       ...(trashText ? [`trash: ${trashText}`] : []),
     ];
     const first = row.progress.sections[0];
+    const seen = deps.toTargetPath ?? ((path: string) => path);
     const run = await deps.hooks?.after({
-      folder: row.folder,
+      folder: seen(row.folder),
       source: row.source,
       event: row.event,
       target: deps.target,
       ...(first ? { section: { id: first.id, title: first.title } } : {}),
-      files: row.files,
-      deletedFiles: row.deletedFiles,
+      files: row.files.map(seen),
+      deletedFiles: row.deletedFiles.map(seen),
       result,
       missingFiles: missing,
       analyzedItems: analyzed,

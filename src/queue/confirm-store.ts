@@ -56,13 +56,16 @@ export function prepareConfirmStatements(db: Database) {
       `UPDATE scan_delivery SET state = 'confirming', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
        confirm = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
-    listConfirming: p<[number]>(
+    // Each Plex target has its own driver; the partial index holds only the deliveries being confirmed.
+    listConfirming: p<[string, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, d.target AS target, d.confirm AS confirm, s.folder AS folder,
        s.source AS source, s.event AS event, s.first_requested_at AS firstRequestedAt
        FROM scan_delivery d INDEXED BY scan_delivery_confirming JOIN scan_queue s ON s.id = d.scan_id
-       WHERE d.state = 'confirming' ORDER BY d.id LIMIT ?`,
+       WHERE d.state = 'confirming' AND d.target = ? ORDER BY d.id LIMIT ?`,
     ),
-    countConfirming: p<[]>("SELECT COUNT(*) AS n FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming'"),
+    countConfirming: p<[string]>(
+      "SELECT COUNT(*) AS n FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming' AND target = ?",
+    ),
     filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
     saveProgress: p<[string, number, number]>("UPDATE scan_delivery SET confirm = ?, updated_at = ? WHERE id = ? AND state = 'confirming'"),
     finish: p<[string, string, string, string | null, number, number]>(
@@ -89,8 +92,8 @@ export function recordConfirming(
   return changes > 0;
 }
 
-export function listConfirming(cst: ConfirmStatements, limit: number): ConfirmingDelivery[] {
-  const rows = cst.listConfirming.all(limit) as Array<
+export function listConfirming(cst: ConfirmStatements, target: string, limit: number): ConfirmingDelivery[] {
+  const rows = cst.listConfirming.all(target, limit) as Array<
     Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles"> & { confirm: string }
   >;
   return rows.map(({ confirm, ...row }) => {

@@ -30,10 +30,10 @@ export interface ConfirmationHandle {
 }
 
 /**
- * Confirms every delivery recorded 'confirming', with one timer and one Plex
- * poll per PLEX_CONFIRM_POLL_INTERVAL for all of them (one sections call
- * answers every waiting scan). The queue keeps each delivery's progress, so a
- * restart resumes where the last poll left off.
+ * Confirms every delivery to one Plex target recorded 'confirming', with one
+ * timer and one poll of that server per PLEX_CONFIRM_POLL_INTERVAL for all
+ * of them (one sections call answers every waiting scan). The queue keeps
+ * each delivery's progress, so a restart resumes where the last poll left off.
  */
 export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
   const { queue, clock, logger } = options;
@@ -57,7 +57,7 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
       .finally(() => {
         running = undefined;
         try {
-          if (queue.countConfirming() > 0) arm(pollMs);
+          if (queue.countConfirming(options.target.target.name) > 0) arm(pollMs);
         } catch (error) {
           logger.error({ err: error }, "could not read the scans being confirmed");
           arm(pollMs);
@@ -66,7 +66,7 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
   }
 
   // Deliveries a stop left confirming are polled again at once.
-  if (queue.countConfirming() > 0) arm(0);
+  if (queue.countConfirming(options.target.target.name) > 0) arm(0);
   return {
     wake: () => arm(pollMs),
     async stop() {
@@ -78,10 +78,26 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
   };
 }
 
+/**
+ * Ends the confirmations of a target nothing confirms any more (its
+ * after-scan work was turned off, or it is no longer a Plex target with
+ * it): they are done as delivered, so their scans do not wait for ever.
+ */
+export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, logger: Logger): number {
+  const rows = queue.listConfirming(target);
+  if (rows.length === 0) return 0;
+  const detail = "delivered; not confirmed: the after-scan work of this target is off";
+  const ended = queue.recordConfirmed(
+    rows.map((r) => ({ deliveryId: r.deliveryId, scanId: r.scanId, state: "done", detail, error: null, progress: r.progress })),
+  );
+  logger.info({ target, deliveries: ended }, "ended confirmations left from a run with the after-scan work on");
+  return ended;
+}
+
 /** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
 async function pollOnce(options: ConfirmationOptions): Promise<void> {
   const { queue, afterScan, target: dt, clock, logger } = options;
-  const rows = queue.listConfirming();
+  const rows = queue.listConfirming(dt.target.name);
   if (rows.length === 0) return;
   const waits: ConfirmWait[] = [];
   for (const row of rows) {
@@ -98,7 +114,11 @@ async function pollOnce(options: ConfirmationOptions): Promise<void> {
   queue.saveConfirmProgress(rows.map((r) => ({ deliveryId: r.deliveryId, progress: r.progress })));
   const settled = rows.filter((r) => r.progress.sections.every((s) => s.result));
   if (settled.length === 0) return;
-  const finishes = await settleBatch(settled, round.sections, { ...options, target: dt.target.name });
+  const finishes = await settleBatch(settled, round.sections, {
+    ...options,
+    target: dt.target.name,
+    toTargetPath: (p) => dt.toTargetPath(p),
+  });
   queue.recordConfirmed(finishes);
   logger.debug({ settled: finishes.length, waiting: rows.length - settled.length }, "confirmation poll");
 }

@@ -5,6 +5,7 @@ import type { DeliveryJob, ExpiredScan, LibraryRef } from "./types.js";
 
 /** How many finished scans the history keeps; older ones are pruned. */
 export interface HistoryLimits {
+  /** Done scans, and as many unconfirmed ones (counted apart). */
   done: number;
   failed: number;
 }
@@ -154,11 +155,13 @@ export function finishIfComplete(ctx: DeliveryContext, scanId: number, now: numb
   if (ctx.finishedSincePrune >= pruneInterval(ctx.history)) {
     ctx.finishedSincePrune = 0;
     pruneHistory(ctx, "done", ctx.history.done);
+    // Unconfirmed scans were delivered (Plex accepted them); they are kept like done ones.
+    pruneHistory(ctx, "unconfirmed", ctx.history.done);
     pruneHistory(ctx, "failed", ctx.history.failed);
   }
 }
 
-function pruneHistory(ctx: DeliveryContext, state: "done" | "failed", keep: number): void {
+function pruneHistory(ctx: DeliveryContext, state: "done" | "unconfirmed" | "failed", keep: number): void {
   const row = ctx.st.finishedCutoff.get(state, keep - 1) as { at: number } | undefined;
   if (!row) return;
   ctx.st.pruneDeliveries.run(state, row.at);

@@ -52,13 +52,13 @@ export class QueueReads {
     return this.withDeliveries(this.st.recent.all(limit) as ScanRow[]);
   }
 
-  /** Every delivery being confirmed, oldest first, with the files its scan named. */
-  listConfirming(limit = 10_000): ConfirmingDelivery[] {
-    return listConfirming(this.cst, limit);
+  /** Every delivery to `target` being confirmed, oldest first, with the files its scan named. */
+  listConfirming(target: string, limit = 10_000): ConfirmingDelivery[] {
+    return listConfirming(this.cst, target, limit);
   }
 
-  countConfirming(): number {
-    return (this.cst.countConfirming.get() as { n: number }).n;
+  countConfirming(target: string): number {
+    return (this.cst.countConfirming.get(target) as { n: number }).n;
   }
 
   /** When the next check round of some scan falls due, if any. */

@@ -5,10 +5,11 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import { createAfterDelivery } from "../queue/after-delivery.js";
-import { startConfirmations, type ConfirmationHandle, type ConfirmQueue } from "../queue/confirmations.js";
+import { endUnwatchedConfirmations, startConfirmations, type ConfirmationHandle, type ConfirmQueue } from "../queue/confirmations.js";
 import type { DeliveryAround } from "../queue/scheduler.js";
 import type { BuiltTarget } from "../targets/build-targets.js";
-import { createPlexAfterScan } from "../targets/plex/after-scan.js";
+import { createPlexAfterScan, type AfterScanConfig } from "../targets/plex/after-scan.js";
+import { afterScanConfigOfEntry } from "../targets/plex/after-scan-config.js";
 
 export interface AfterScanWiring {
   /** For startDelivery's `around`; undefined when no hook and no after-scan work is configured. */
@@ -29,38 +30,69 @@ export interface AfterScanWiringDeps {
   anchors: AnchorMonitor;
 }
 
+/** A Plex target and where its after-scan settings come from. */
+interface PlexAfterScanTarget {
+  built: BuiltTarget;
+  settings: AfterScanConfig;
+  keys: { urlKey?: string; tokenKey?: string };
+}
+
 /**
- * The after-scan work of the flat PLEX_* target (issue 11): hooks around its
- * scan calls, and confirmation, analyze and the guarded empty trash after
- * them. TARGETS entries and a test's replaced target get none of it.
+ * The after-scan work of every Plex target (issue 11): the flat PLEX_* one
+ * and each enabled TARGETS entry of TYPE "plex", each with its own server,
+ * token and settings. Hooks run around each of their scan calls;
+ * confirmation, analyze and the guarded empty trash follow them, with one
+ * confirmation driver (one poll per interval) per server. Other types, and a
+ * test's replaced target, get none of it.
  */
 export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
   const { config, clock, logger, signal } = deps;
-  const plex = deps.targets.find(
-    (b) => b.type === "plex" && (b.target.name === PLEX_TARGET_NAMES.api || b.target.name === PLEX_TARGET_NAMES.scanner),
-  );
-  if (!config.PLEX_ENABLED || !plex) return { around: undefined, stop: async () => {} };
-  const afterScan = createPlexAfterScan(config, { env: deps.env, signal, timeoutMs: deps.timeoutMs });
+  const plexTargets = plexTargetsOf(config, deps.targets);
   const hooks = createHooks(config, { env: deps.env, clock, signal });
   const hasHooks = config.RUN_COMMAND_BEFORE_SCAN.length > 0 || config.RUN_COMMAND_AFTER_SCAN.length > 0;
-  if (!afterScan.waitsForSection && !hasHooks) return { around: undefined, stop: async () => {} };
   const anchors = deps.anchors.anchors.length > 0 ? deps.anchors : undefined;
-  let confirmations: ConfirmationHandle | undefined;
-  if (afterScan.waitsForSection) {
-    confirmations = startConfirmations({
+  const drivers = new Map<string, ConfirmationHandle | undefined>();
+  for (const { built, settings, keys } of plexTargets) {
+    const afterScan = createPlexAfterScan(settings, { env: deps.env, signal, timeoutMs: deps.timeoutMs, ...keys });
+    if (!afterScan.waitsForSection) {
+      endUnwatchedConfirmations(deps.queue, built.target.name, logger);
+      if (hasHooks) drivers.set(built.target.name, undefined);
+      continue;
+    }
+    const driver = startConfirmations({
       queue: deps.queue,
       afterScan,
-      target: plex,
+      target: built,
       hooks,
       clock,
       logger,
       ...(anchors ? { anchors } : {}),
     });
+    drivers.set(built.target.name, driver);
   }
+  if (drivers.size === 0) return { around: undefined, stop: async () => {} };
   return {
-    around: createAfterDelivery({ target: plex.target.name, hooks, logger, ...(confirmations ? { confirmations } : {}) }),
+    around: createAfterDelivery({ targets: drivers, hooks, logger }),
     async stop() {
-      await confirmations?.stop();
+      await Promise.all([...drivers.values()].map((driver) => driver?.stop()));
     },
   };
+}
+
+function plexTargetsOf(config: Config, targets: BuiltTarget[]): PlexAfterScanTarget[] {
+  const found: PlexAfterScanTarget[] = [];
+  for (const built of targets) {
+    if (built.type !== "plex") continue;
+    const name = built.target.name;
+    if (config.PLEX_ENABLED && (name === PLEX_TARGET_NAMES.api || name === PLEX_TARGET_NAMES.scanner)) {
+      found.push({ built, settings: config, keys: {} });
+      continue;
+    }
+    const index = config.TARGETS.findIndex((e) => e.ENABLED && e.TYPE === "plex" && e.NAME === name);
+    const entry = config.TARGETS[index];
+    if (!entry) continue;
+    const at = `TARGETS[${index}]`;
+    found.push({ built, settings: afterScanConfigOfEntry(config, entry), keys: { urlKey: `${at}.URL`, tokenKey: `${at}.TOKEN` } });
+  }
+  return found;
 }

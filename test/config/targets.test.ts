@@ -2,27 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { parseConfigText } from "../../src/config/load.js";
 import { maskConfig } from "../../src/config/mask.js";
-import { ConfigError } from "../../src/config/load.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { runCli, tempDir } from "../helpers/cli.js";
-
-const PASS = "0123456789abcdef0123456789abcdef";
-
-function load(extra: Record<string, unknown>) {
-  return parseConfigText(JSON.stringify({ SERVER_PASS: PASS, ...extra })).config;
-}
-
-function problemsOf(extra: Record<string, unknown>): string[] {
-  try {
-    load(extra);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
+import { load, PASS, problemsOf } from "./helpers.js";
 
 const JELLYFIN = { TYPE: "jellyfin", NAME: "jf", URL: "http://jellyfin:8096", TOKEN: "0123456789abcdef" };
 

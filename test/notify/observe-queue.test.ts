@@ -48,7 +48,7 @@ describe("scan outcomes observed on the queue", () => {
     queue.enqueue([request("/data/TV/Lost"), request("/data/TV/Fringe")]);
     clock.advance(10_000);
     for (const job of queue.claimDue("plex", 2)) queue.recordDelivered(job, [{ id: "2", title: "TV" }], true);
-    const rows = confirms.listConfirming();
+    const rows = confirms.listConfirming("plex");
     expect(rows.map((r) => r.folder)).toEqual(["/data/TV/Lost", "/data/TV/Fringe"]);
     const [lost, fringe] = rows;
     const finish = (row: typeof lost, state: "done" | "unconfirmed") => ({

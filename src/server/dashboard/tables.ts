@@ -1,6 +1,7 @@
 import type { ListedScan } from "../../queue/history.js";
 import type { DeliveryView } from "../../queue/types.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
+import { confirmedText } from "../views/elapsed.js";
 import { escapeHtml } from "../views/html.js";
 import { timeTag } from "./time.js";
 
@@ -32,7 +33,8 @@ function delivery(d: DeliveryView, v: ViewContext): string {
     ? `<br><small class="error-text">${escapeHtml(d.lastError.length > ERROR_SHOWN ? `${d.lastError.slice(0, ERROR_SHOWN)}…` : d.lastError)}</small>`
     : "";
   const attempts = retry === "" && d.attempts > 0 ? ` (${d.attempts} attempt${d.attempts === 1 ? "" : "s"})` : "";
-  return `<div data-target="${escapeHtml(d.target)}"><b>${escapeHtml(d.target)}</b>: <span class="state-${d.state}">${d.state}</span>${retry}${attempts}${error}</div>`;
+  const confirmed = d.confirmedAfterMs === null ? "" : ` <small class="confirmed-after">${confirmedText(d)}</small>`;
+  return `<div data-target="${escapeHtml(d.target)}"><b>${escapeHtml(d.target)}</b>: <span class="state-${d.state}">${d.state}</span>${confirmed}${retry}${attempts}${error}</div>`;
 }
 
 function files(scan: ListedScan): string {

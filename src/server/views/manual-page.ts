@@ -1,5 +1,6 @@
 import type { QueuedScan } from "../../queue/types.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
+import { confirmedText } from "./elapsed.js";
 import { escapeHtml, page } from "./html.js";
 
 /** Longest error text shown per scan; the full text is in /api/queue and the log. */
@@ -16,7 +17,7 @@ export function renderManualPage(recent: QueuedScan[], now: number, formToken: s
     .map(
       (scan) =>
         `<tr><td><code>${escapeHtml(scan.folder)}</code></td><td>${escapeHtml(scan.source)} / ${escapeHtml(scan.event)}</td>` +
-        `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
+        `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${confirmedNote(scan)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
     )
     .join("\n");
   return page(
@@ -40,6 +41,15 @@ function lastError(scan: QueuedScan): string {
   if (!error) return "";
   const shown = error.length > ERROR_SHOWN ? `${error.slice(0, ERROR_SHOWN)}…` : error;
   return `<br><small>${escapeHtml(shown)}</small>`;
+}
+
+/** How long Plex took to confirm, per confirmed delivery (named when the scan went to several targets). */
+function confirmedNote(scan: QueuedScan): string {
+  const confirmed = scan.deliveries.filter((d) => d.confirmedAfterMs !== null);
+  if (confirmed.length === 0) return "";
+  const named = scan.deliveries.length > 1;
+  const parts = confirmed.map((d) => `${named ? `${escapeHtml(d.target)}: ` : ""}${confirmedText(d)}`);
+  return `<br><small class="confirmed-after">${parts.join("; ")}</small>`;
 }
 
 function dueNote(scan: QueuedScan, now: number): string {

@@ -10,7 +10,8 @@ import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "./scanner-target.js";
 import { resolveScannerSettings } from "./scanner-command.js";
 
-type AfterScanConfig = Pick<
+/** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
+export type AfterScanConfig = Pick<
   Config,
   | "PLEX_LOCAL_URL"
   | "PLEX_TOKEN"
@@ -56,6 +57,9 @@ export interface AfterScanDeps {
   signal?: AbortSignal;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** The keys Plex's refusals name (a TARGETS entry's `TARGETS[n].URL` / `.TOKEN`); PLEX_LOCAL_URL / PLEX_TOKEN by default. */
+  urlKey?: string;
+  tokenKey?: string;
 }
 
 /**
@@ -65,7 +69,14 @@ export interface AfterScanDeps {
  * scanner. Empty trash always goes through the API (it needs PLEX_TOKEN).
  */
 export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps): PlexAfterScan {
-  const api = new PlexApiClient({ baseUrl: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN, fetch: deps.fetch, timeoutMs: deps.timeoutMs });
+  const api = new PlexApiClient({
+    baseUrl: config.PLEX_LOCAL_URL,
+    token: config.PLEX_TOKEN,
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+    urlKey: deps.urlKey,
+    tokenKey: deps.tokenKey,
+  });
   const lookup = createPlexLookup({ databasePath: config.PLEX_DATABASE_PATH, api });
   const confirmSettings: ConfirmSettings = {
     pollMs: config.PLEX_CONFIRM_POLL_INTERVAL * 1000,
