@@ -1,6 +1,6 @@
 export { createPathMapper, PathError, quotePath, type MappedPath, type PathMapper } from "./mapper.js";
 export { classifyPath, folderToScan, isKnownFileName, type PathKind } from "./folder.js";
-export { isWithin, findLibrariesFor, createLibraryMatcher, type LibraryMatcher } from "./within.js";
+export { isWithin, findLibrariesFor, createLibraryMatcher, matcherOf, type LibraryMatcher } from "./within.js";
 export {
   formatPath,
   isAbsolutePath,

@@ -63,5 +63,19 @@ export function createLibraryMatcher(libraries: readonly Library[]): LibraryMatc
  * `/TV 2/...`).
  */
 export function findLibrariesFor(folder: string, libraries: readonly Library[]): Library[] {
-  return createLibraryMatcher(libraries).librariesFor(folder);
+  return matcherOf(libraries).librariesFor(folder);
+}
+
+// A library list is kept as one array until it is fetched again: its parsed locations are reused
+// by every request until then, not parsed again per request.
+const matchers = new WeakMap<readonly Library[], LibraryMatcher>();
+
+/** The matcher of `libraries`, built once per list. */
+export function matcherOf(libraries: readonly Library[]): LibraryMatcher {
+  let matcher = matchers.get(libraries);
+  if (!matcher) {
+    matcher = createLibraryMatcher(libraries);
+    matchers.set(libraries, matcher);
+  }
+  return matcher;
 }

@@ -10,10 +10,15 @@ import type { BuiltTarget } from "../targets/build-targets.js";
  * its list and rate-limits refetches.
  */
 export function catalogOfTargets(built: readonly BuiltTarget[]): LibraryCatalog {
+  // The joined list stays the same array while no target's list changed, so its matcher is reused.
+  let joined: { from: Array<Library[] | undefined>; libraries: Library[] | undefined } = { from: [], libraries: undefined };
   return {
     knownLibraries() {
       const lists = built.map((b) => b.libraries.knownLibraries());
-      return lists.some((l) => l === undefined) ? undefined : lists.flatMap((l) => l ?? []);
+      if (lists.length === joined.from.length && lists.every((l, i) => l === joined.from[i])) return joined.libraries;
+      const libraries = lists.some((l) => l === undefined) ? undefined : lists.flatMap((l) => l ?? []);
+      joined = { from: lists, libraries };
+      return libraries;
     },
     librariesHolding(folder: string): Library[] | undefined {
       let unknown = false;

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./http-error.js";
 import { LIMITS } from "./limits.js";
@@ -58,15 +59,13 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, `request body is larger than ${limit} bytes`);
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
 /** The body as text; bytes that are not UTF-8 are refused rather than replaced with U+FFFD. */
 export function decodeUtf8(raw: Uint8Array, what = "the request body"): string {
-  try {
-    return strictUtf8.decode(raw);
-  } catch {
-    throw new HttpError(400, `${what} is not valid UTF-8`);
-  }
+  // isUtf8 is a vectorised check; a fatal TextDecoder costs several times more per request.
+  if (!isUtf8(raw)) throw new HttpError(400, `${what} is not valid UTF-8`);
+  const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8");
+  // A leading byte-order mark is not part of the text (as a TextDecoder drops it).
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
 import {
-  createLibraryMatcher,
+  matcherOf,
   folderToScan,
   PathError,
   PathSyntaxError,
@@ -140,7 +140,7 @@ async function splitByLibrary(
   const catalog = deps.libraries;
   const split = () => {
     const known = catalog?.knownLibraries();
-    const matcher = known ? createLibraryMatcher(known) : undefined;
+    const matcher = known ? matcherOf(known) : undefined;
     const matched = new Map<string, string>();
     const unmatched: string[] = [];
     for (const folder of folders) {

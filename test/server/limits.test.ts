@@ -80,6 +80,11 @@ describe("request limits, each answered with a status and the reason", () => {
     expect(await pendingCount()).toBe(0);
   });
 
+  it("takes a JSON body that starts with a byte-order mark, as a text decoder reads it", async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"eventType":"Manual","filepath":"/tv/Bom Show/"}')]);
+    expect((await postBytes(body, "application/json")).status).toBe(202);
+  });
+
   it("still takes UTF-8 paths in JSON and in forms", async () => {
     expect((await postForm(t.base, { eventType: "Manual", filepath: "/tv/Björk – 日本語/" })).status).toBe(202);
     expect((await postJson(t.base, { eventType: "Manual", filepath: "/tv/Amélie 😀/" })).status).toBe(202);
