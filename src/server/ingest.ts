@@ -1,13 +1,5 @@
 import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
-import {
-  matcherOf,
-  folderToScan,
-  PathError,
-  PathSyntaxError,
-  quotePath,
-  type MappedPath,
-  type PathMapper,
-} from "../paths/index.js";
+import { matcherOf, folderToScan, PathError, PathSyntaxError, quotePath, type MappedPath, type PathMapper } from "../paths/index.js";
 import { matchIgnoreList, type RequestedPath, type TriggerResult } from "../triggers/index.js";
 import { HttpError } from "./http-error.js";
 import { LIMITS } from "./limits.js";
