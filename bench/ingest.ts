@@ -124,7 +124,9 @@ async function runScenario(scenario: Scenario): Promise<string> {
   await runLoad({ url, connections, durationSec: WARMUP_SEC, bodyOf: (n) => sonarrDownloadBody(scenario.episodeOf(n + 10_000_000)) });
   const logBefore = logSize(serve);
   const [cpuBefore, ownCpuBefore] = [readCpuSeconds(serve.pid), process.cpuUsage()];
+  const from = Date.now();
   const summary = await runLoad({ url, connections, durationSec: seconds, bodyOf: (n) => sonarrDownloadBody(scenario.episodeOf(n)) });
+  const loopMax = serve.loopDelayMax(from, Date.now());
   const logBytes = logSize(serve) - logBefore;
   const own = process.cpuUsage(ownCpuBefore);
   const cpu = { serve: (readCpuSeconds(serve.pid) - cpuBefore) / seconds, bench: (own.user + own.system) / 1e6 / seconds };
@@ -132,7 +134,10 @@ async function runScenario(scenario: Scenario): Promise<string> {
   const rss = readRssBytes(serve.pid);
   const code = await serve.stop();
   report(scenario.label, summary, { pending, logBytes, idleRss, rss, code, cpu });
-  return formatSummary(scenario.label, summary, cpu.serve);
+  console.log(
+    `  serve's longest event-loop delay during the run: ${loopMax} ms (the longest stretch the server could not take a new request)`,
+  );
+  return formatSummary(scenario.label, summary, cpu.serve, loopMax);
 }
 
 /** Two anchor files that exist: each delivery and expiry checks them (they never go missing here). */

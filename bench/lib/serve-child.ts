@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { onCleanup } from "./cleanup.js";
 import { findListeningPort } from "./proc.js";
 
@@ -14,6 +14,8 @@ export interface ServeChild {
   port: number;
   /** Where the child's stdout and stderr (its log) go. */
   logFile: string;
+  /** The child's longest event-loop delay (ms) in the seconds between `from` and `to` (epoch ms). */
+  loopDelayMax(from: number, to: number): number;
   /** SIGTERM, then waits for a clean exit (SIGKILL after 15 s); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -32,7 +34,12 @@ export interface ServeChildOptions {
 export async function startServeChild(installDir: string, options: ServeChildOptions = {}): Promise<ServeChild> {
   const logFile = path.join(installDir, "serve.log");
   const fd = openSync(logFile, "a");
-  const nodeFlags = options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : [];
+  const loopFile = path.join(installDir, "loop-delay.log");
+  const nodeFlags = [
+    "--import",
+    pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "loop-delay.mjs")).href,
+    ...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []),
+  ];
   const args = [
     ...nodeFlags,
     "--import",
@@ -46,7 +53,11 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
     options.logLevel ?? "info",
     "serve",
   ];
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", fd, fd] });
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: "1", SCANARR_BENCH_LOOP_FILE: loopFile },
+    stdio: ["ignore", fd, fd],
+  });
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let running = true;
@@ -61,7 +72,13 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
   };
   onCleanup(async () => void (await stop()));
   const port = await waitForPort(child.pid ?? 0, logFile, () => running, 30_000);
-  return { child, pid: child.pid ?? 0, port, logFile, stop };
+  const loopDelayMax = (from: number, to: number) => {
+    const lines = existsSync(loopFile) ? readFileSync(loopFile, "utf8").trim().split("\n") : [];
+    // A line covers the second before its time.
+    const delays = lines.map((l) => l.split(" ").map(Number)).filter(([at = 0]) => at > from + 1_000 && at <= to + 1_000);
+    return Math.max(0, ...delays.map(([, max = 0]) => max));
+  };
+  return { child, pid: child.pid ?? 0, port, logFile, loopDelayMax, stop };
 }
 
 /** The `"port":N` field of the "listening" log line, or the socket itself when the log level hides that line. */
