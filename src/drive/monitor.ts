@@ -29,6 +29,8 @@ export interface DriveMonitorDeps {
   logger: Logger;
   clock: Clock;
   random?: () => number;
+  /** Told how each poll ended, after lastPoll() says so. */
+  onPoll?: (ok: boolean) => void;
 }
 
 export interface DriveMonitor {
@@ -80,7 +82,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
       watched ??= await listWatchedLogs(poller.api, config.CLOUD, logger);
     } catch (error) {
       logger.error({ error: describe(error) }, "Could not list the shared drives to watch; retrying at the next poll");
-      last = { ok: false, at: clock.now() };
+      finished(false);
       return;
     }
     let ok = true;
@@ -97,7 +99,12 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
         );
       }
     }
+    finished(ok);
+  }
+
+  function finished(ok: boolean): void {
     last = { ok, at: clock.now() };
+    deps.onPoll?.(ok);
   }
 
   function schedule(delayMs: number): void {

@@ -15,12 +15,16 @@ export interface MetricsSources {
 /** Outcomes of one webhook or manual request. */
 export type RequestOutcome = "queued" | "ignored" | "test" | "refused";
 /** Outcomes of one delivery attempt. */
-export type DeliveryOutcomeLabel = "delivered" | "failed" | "retry" | "skipped" | "unconfirmed";
+export type DeliveryOutcomeLabel = "delivered" | "failed" | "retry" | "skipped";
 
 export interface ScanMetrics {
   readonly registry: Registry;
   request(source: string, outcome: RequestOutcome): void;
   delivery(target: string, outcome: DeliveryOutcomeLabel, latencySeconds: number | undefined, sinceRequestSeconds: number): void;
+  /** A confirmation ended; a confirmed one with the time from the scan's first request. */
+  confirmation(target: string, outcome: "confirmed" | "unconfirmed", sinceRequestSeconds: number | undefined): void;
+  /** A cloud-drive poll ended. */
+  drivePoll(ok: boolean): void;
   /** The Prometheus text exposition. */
   render(): Promise<string>;
 }
@@ -51,7 +55,7 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
   });
   const deliveries = new Counter({
     name: "scanarr_deliveries_total",
-    help: "Delivery attempts by target and outcome (delivered, failed, retry, skipped, unconfirmed).",
+    help: "Delivery attempts by target and outcome (delivered, failed, retry, skipped).",
     labelNames: ["target", "outcome"] as const,
     registers: [registry],
   });
@@ -67,6 +71,25 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
     help: "From the first request of a scan to its delivery to a target (includes the debounce).",
     labelNames: ["target"] as const,
     buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600],
+    registers: [registry],
+  });
+  const confirmations = new Counter({
+    name: "scanarr_confirmations_total",
+    help: "After-scan confirmations by target and outcome (confirmed, unconfirmed).",
+    labelNames: ["target", "outcome"] as const,
+    registers: [registry],
+  });
+  const toConfirmed = new Histogram({
+    name: "scanarr_request_to_confirmed_seconds",
+    help: "From the first request of a scan to the media server confirming it (includes the debounce).",
+    labelNames: ["target"] as const,
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600],
+    registers: [registry],
+  });
+  const drivePolls = new Counter({
+    name: "scanarr_drive_polls_total",
+    help: "Cloud-drive polls by outcome (ok, failed).",
+    labelNames: ["outcome"] as const,
     registers: [registry],
   });
   new Gauge({
@@ -120,6 +143,11 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
       if (latencySeconds !== undefined) latency.observe({ target }, latencySeconds);
       if (outcome === "delivered") endToEnd.observe({ target }, sinceRequestSeconds);
     },
+    confirmation(target, outcome, sinceRequestSeconds) {
+      confirmations.inc({ target, outcome });
+      if (sinceRequestSeconds !== undefined) toConfirmed.observe({ target }, sinceRequestSeconds);
+    },
+    drivePoll: (ok) => drivePolls.inc({ outcome: ok ? "ok" : "failed" }),
     render: () => registry.metrics(),
   };
 }

@@ -1,7 +1,9 @@
 import type { Config } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
+import { observeConfirmations } from "../metrics/observe-confirmations.js";
 import { observeDeliveries } from "../metrics/observe-deliveries.js";
+import type { ConfirmQueue } from "../queue/confirmations.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import type { PathMapper } from "../paths/mapper.js";
 import { tracePath } from "../paths/trace.js";
@@ -17,6 +19,8 @@ export interface DashboardWiring {
   metrics: ScanMetrics | undefined;
   /** The queue the scheduler drives: counted by the metrics when they are on. */
   observed<Q extends DeliveryQueue>(queue: Q): DeliveryQueue;
+  /** The queue the confirmation drivers use: their outcomes counted when the metrics are on. */
+  observedConfirmations<Q extends ConfirmQueue>(queue: Q): Q;
 }
 
 export interface DashboardWiringDeps {
@@ -63,7 +67,12 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
         ...(deps.anchors ? { anchors: anchorStates(deps.anchors) } : {}),
       })
     : undefined;
-  return { dashboard, metrics, observed: (queue) => (metrics ? observeDeliveries(queue, metrics, clock) : queue) };
+  return {
+    dashboard,
+    metrics,
+    observed: (queue) => (metrics ? observeDeliveries(queue, metrics, clock) : queue),
+    observedConfirmations: (queue) => (metrics ? observeConfirmations(queue, metrics) : queue),
+  };
 }
 
 /** Every configured anchor with its state at the last check (undefined before the first). */

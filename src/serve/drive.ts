@@ -17,6 +17,8 @@ export interface DriveWiring {
   tokenFile: string;
   logger: Logger;
   clock: Clock;
+  /** Told how each poll ended (the metrics' poll counter). */
+  onPoll?: (ok: boolean) => void;
 }
 
 export interface DriveHandle {
@@ -50,6 +52,7 @@ export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
     auth,
     logger: w.logger,
     clock: w.clock,
+    onPoll: w.onPoll,
   });
   w.logger.info(
     { pollInterval: w.config.CLOUD.POLL_INTERVAL, sharedDrives: w.config.CLOUD.TEAMDRIVE ? w.config.CLOUD.TEAMDRIVES : [] },

@@ -142,7 +142,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
-    queue: notifications.observeConfirmations(queue),
+    queue: notifications.observeConfirmations(wiring.observedConfirmations(queue)),
     targets,
     env: deps.env,
     clock,
@@ -161,7 +161,8 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     fileChecker: mount.files,
     anchors,
   });
-  drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock });
+  const onPoll = wiring.metrics?.drivePoll;
+  drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
   watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });

@@ -79,7 +79,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(config: Config = testConfig(), fake?: FakeDrive, mediaIndex?: MediaIndex): Promise<Harness> {
+export async function startHarness(
+  config: Config = testConfig(),
+  fake?: FakeDrive,
+  mediaIndex?: MediaIndex,
+  onPoll?: (ok: boolean) => void,
+): Promise<Harness> {
   const drive = fake ?? (await startFakeDrive());
   const dir = mkdtempSync(path.join(tmpdir(), "scanarr-drive-"));
   const dbFile = path.join(dir, "scanarr.db");
@@ -112,6 +117,7 @@ export async function startHarness(config: Config = testConfig(), fake?: FakeDri
       logger: h.logs.logger,
       clock,
       random: () => 0.5,
+      onPoll,
     });
   };
   h.poll = async () => {
