@@ -1,6 +1,7 @@
 import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
 import { matcherOf, folderToScan, PathError, PathSyntaxError, quotePath, type MappedPath, type PathMapper } from "../paths/index.js";
 import { matchIgnoreList, type RequestedPath, type TriggerResult } from "../triggers/index.js";
+import type { RequestOutcome } from "../metrics/metrics.js";
 import { HttpError } from "./http-error.js";
 import { LIMITS } from "./limits.js";
 
@@ -37,6 +38,11 @@ export interface IngestDeps {
 export type IngestOutcome =
   | { status: 202; source: string; event: string; queued: string[]; covered: string[]; ignored: string[]; unmatched: string[] }
   | { status: 200; result: "test" | "ignored"; source: string; event: string; message: string };
+
+/** How the metrics count an answered request. */
+export function requestOutcomeOf(outcome: IngestOutcome): RequestOutcome {
+  return outcome.status === 202 ? "queued" : outcome.result;
+}
 
 /**
  * Turns a parsed request into committed scans, or says why not. Nothing is

@@ -3,7 +3,7 @@ import { parseScanRequest } from "../triggers/index.js";
 import type { ScanServerDeps } from "./app.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
-import { ingest, listSome } from "./ingest.js";
+import { ingest, listSome, requestOutcomeOf } from "./ingest.js";
 import { LIMITS } from "./limits.js";
 import { evaluateHealth } from "./health.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
@@ -46,7 +46,7 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
     const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.sink ?? deps.queue });
-    deps.metrics?.request(outcome.source, outcome.status === 202 ? "queued" : outcome.result === "test" ? "test" : "ignored");
+    deps.metrics?.request(outcome.source, requestOutcomeOf(outcome));
     if (outcome.status === 202) {
       deps.logger.info(
         {

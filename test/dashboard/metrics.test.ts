@@ -23,7 +23,9 @@ describe("GET /metrics", () => {
     for (const f of ["Lost", "Fringe", "Heroes"]) expect((await postJson(t.base, sonarr(f))).status).toBe(202);
     expect((await postJson(t.base, { eventType: "Test" })).status).toBe(200);
     expect((await postForm(t.base, { eventType: "Manual", filepath: "/tv/../etc" })).status).toBe(400);
-    await t.plex.waitForRefreshes(3);
+    // autoscan's manual trigger counts like a webhook.
+    expect((await fetch(`${t.base}/triggers/manual?dir=${encodeURIComponent("/tv/Alias")}`, { method: "POST" })).status).toBe(200);
+    await t.plex.waitForRefreshes(4);
     const res = await fetch(`${t.origin}/metrics`);
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();
@@ -31,6 +33,7 @@ describe("GET /metrics", () => {
     expect(types.get("scanarr_requests_total")).toBe("counter");
     expect(value(samples, "scanarr_requests_total", { source: "sonarr", outcome: "queued" })).toBe(3);
     expect(value(samples, "scanarr_requests_total", { outcome: "refused" })).toBe(1);
+    expect(value(samples, "scanarr_requests_total", { source: "manual", outcome: "queued" })).toBe(1);
     await expect
       .poll(async () =>
         value(parseExposition(await (await fetch(`${t?.origin}/metrics`)).text()).samples, "scanarr_deliveries_total", {
@@ -38,11 +41,11 @@ describe("GET /metrics", () => {
           outcome: "delivered",
         }),
       )
-      .toBe(3);
+      .toBe(4);
     const after = parseExposition(await (await fetch(`${t.origin}/metrics`)).text()).samples;
-    expect(value(after, "scanarr_request_to_delivered_seconds_count", { target: "plex" })).toBe(3);
-    expect(value(after, "scanarr_delivery_duration_seconds_bucket", { target: "plex", le: "+Inf" })).toBe(3);
-    expect(value(after, "scanarr_queue_scans", { state: "done" })).toBe(3);
+    expect(value(after, "scanarr_request_to_delivered_seconds_count", { target: "plex" })).toBe(4);
+    expect(value(after, "scanarr_delivery_duration_seconds_bucket", { target: "plex", le: "+Inf" })).toBe(4);
+    expect(value(after, "scanarr_queue_scans", { state: "done" })).toBe(4);
     expect(value(after, "scanarr_target_up", { target: "plex" })).toBe(1);
     for (const secret of [TEST_PASS, t.plex.token]) expect(text).not.toContain(secret);
     const page = await (await fetch(t.base)).text();

@@ -1,23 +1,26 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../lib/logger.js";
-import type { IngestOutcome } from "../ingest.js";
+import type { ScanMetrics } from "../../metrics/metrics.js";
+import { requestOutcomeOf, type IngestOutcome } from "../ingest.js";
 import { sendHtml, sendJson, wantsHtml } from "../respond.js";
 import { renderResultPage } from "../views/result-page.js";
 
 /**
  * Answers a compatible route: 200 when the request was queued (autoscan and
  * autopulse answer 200, and the tools calling them check for it) or when it
- * carried nothing to scan.
+ * carried nothing to scan. Counted in the metrics like a webhook to `/<pass>`.
  */
 export function answerOutcome(
   req: IncomingMessage,
   res: ServerResponse,
-  logger: Logger,
+  deps: { logger: Logger; metrics?: ScanMetrics },
   trigger: string,
   outcome: IngestOutcome,
   extra: Record<string, unknown> = {},
   format?: "json" | "form",
 ): void {
+  const { logger } = deps;
+  deps.metrics?.request(outcome.source, requestOutcomeOf(outcome));
   if (outcome.status === 202) {
     const { source, event, queued, covered, ignored, unmatched } = outcome;
     logger.info({ trigger, source, event, queued, covered, ignored: ignored.length || undefined, ...extra }, "scan request accepted");

@@ -58,7 +58,7 @@ export async function handleNamed(
     throw new HttpError(400, "the request body is empty");
   }
   const result = checkSender(parseScanRequest(body.value), name, type);
-  answerOutcome(req, res, deps.logger, name, await ingest(result, ingestDeps(deps)));
+  answerOutcome(req, res, deps, name, await ingest(result, ingestDeps(deps)));
 }
 
 /** `POST /triggers/a-train/<drive>`: `{"created":[…],"deleted":[…]}` folders. */
@@ -69,7 +69,7 @@ export async function handleATrain(req: IncomingMessage, res: ServerResponse, dr
   }
   const body = await readOptionalBody(req, deps);
   if (body === undefined) throw new HttpError(400, "the request body is empty");
-  answerOutcome(req, res, deps.logger, `a-train/${drive}`, await ingest(parseATrain(body.value), ingestDeps(deps)), { drive });
+  answerOutcome(req, res, deps, `a-train/${drive}`, await ingest(parseATrain(body.value), ingestDeps(deps)), { drive });
 }
 
 async function queueFromQuery(
@@ -91,7 +91,7 @@ async function queueFromQuery(
     }
     extra = { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
   }
-  answerOutcome(req, res, deps.logger, trigger, await ingest(result, ingestDeps(deps)), extra, format);
+  answerOutcome(req, res, deps, trigger, await ingest(result, ingestDeps(deps)), extra, format);
 }
 
 /** An *arr pointed at another app's name is a wrong URL: refuse it, as autoscan did, and say which. */
