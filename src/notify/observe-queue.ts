@@ -1,6 +1,7 @@
 import type { Clock } from "../lib/clock.js";
 import { withOverrides } from "../lib/override.js";
 import type { ConfirmQueue } from "../queue/confirmations.js";
+import { observeConfirmationEnds } from "../queue/observe-confirmation-ends.js";
 import type { DeliveryQueue } from "../queue/scheduler.js";
 import type { Notify } from "./events.js";
 
@@ -28,28 +29,15 @@ export function observeFailures<Q extends DeliveryQueue>(queue: Q, notify: Notif
 }
 
 /**
- * The queue as the confirmation driver uses it, telling `notify` of every
- * delivery that ended unconfirmed. The finishes name deliveries only: their
- * folders come from the listing the same poll read.
+ * The queue as the confirmation drivers use it, telling `notify` of every
+ * delivery that ended unconfirmed, with the folder its driver listed.
  */
 export function observeUnconfirmed<Q extends ConfirmQueue>(queue: Q, notify: Notify, clock: Pick<Clock, "now">): Q {
-  // Each target's confirmation driver lists its own deliveries: the latest listing per target.
-  const known = new Map<string, Map<number, { folder: string; target: string }>>();
-  const overrides: Partial<ConfirmQueue> = {
-    listConfirming(target, limit) {
-      const rows = queue.listConfirming(target, limit);
-      known.set(target, new Map(rows.map((r) => [r.deliveryId, { folder: r.folder, target: r.target }])));
-      return rows;
-    },
-    recordConfirmed(finishes) {
-      const recorded = queue.recordConfirmed(finishes);
-      for (const f of finishes) {
-        const where = [...known.values()].find((listed) => listed.has(f.deliveryId))?.get(f.deliveryId);
-        if (f.state !== "unconfirmed" || !where) continue;
-        notify({ type: "scan-unconfirmed", at: clock.now(), ...where, error: f.error ?? "files not as expected in Plex" });
-      }
-      return recorded;
-    },
-  };
-  return withOverrides(queue, overrides as Partial<Q>);
+  return observeConfirmationEnds(queue, (ends) => {
+    for (const { finish, listed } of ends) {
+      if (finish.state !== "unconfirmed") continue;
+      const error = finish.error ?? "files not as expected in Plex";
+      notify({ type: "scan-unconfirmed", at: clock.now(), folder: listed.folder, target: listed.target, error });
+    }
+  });
 }
