@@ -13,9 +13,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../src/config/types.js";
-import { withTargetDefaults } from "../src/config/defaults.js";
-import { startFakeEmby } from "../test/fakes/emby.js";
-import { startFakeJellyfin } from "../test/fakes/jellyfin.js";
+import { startOtherServers } from "../test/fakes/other-servers.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
@@ -61,10 +59,8 @@ const scenarios: Scenario[] = [
 
 const plex = await startFakePlex({ sections: BENCH_SECTIONS });
 onCleanup(() => plex.close());
-const jellyfin = await startFakeJellyfin({ libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }] });
-onCleanup(() => jellyfin.close());
-const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
-onCleanup(() => emby.close());
+const others = await startOtherServers();
+onCleanup(() => others.close());
 const full: Scenario[] = [
   {
     label: "many folders, log info, metrics on",
@@ -79,18 +75,7 @@ const full: Scenario[] = [
     logLevel: "info",
     prequeue: [],
     episodeOf: manyFolders,
-    config: () => ({
-      TARGETS: [
-        withTargetDefaults({
-          TYPE: "jellyfin",
-          NAME: "jellyfin",
-          URL: jellyfin.url,
-          TOKEN: jellyfin.token,
-          PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
-        }),
-        withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
-      ],
-    }),
+    config: () => ({ TARGETS: others.targets }),
   },
 ];
 const chosen = [...scenarios, ...full].filter((_, i) => only === undefined || only.includes(i + 1));

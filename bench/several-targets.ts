@@ -7,15 +7,13 @@
  *   node --import tsx bench/several-targets.ts [folders] [limitSec] [downSec]
  */
 import { mkdirSync } from "node:fs";
-import { withTargetDefaults } from "../src/config/defaults.js";
 import { systemClock } from "../src/lib/clock.js";
 import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startService } from "../src/serve/service.js";
-import { startFakeEmby } from "../test/fakes/emby.js";
-import { startFakeJellyfin } from "../test/fakes/jellyfin.js";
+import { startOtherServers } from "../test/fakes/other-servers.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_SECTIONS, benchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
@@ -32,25 +30,11 @@ try {
 
 async function measure(): Promise<void> {
   const plex = await startFakePlex({ sections: BENCH_SECTIONS });
-  const jellyfin = await startFakeJellyfin({
-    libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }],
-  });
-  const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+  const { jellyfin, emby, targets: TARGETS, close } = await startOtherServers();
   onCleanup(() => plex.close());
-  onCleanup(() => jellyfin.close());
-  onCleanup(() => emby.close());
+  onCleanup(close);
   const paths = resolveInstallPaths(makeTempDir());
   mkdirSync(paths.dataDir, { recursive: true });
-  const TARGETS = [
-    withTargetDefaults({
-      TYPE: "jellyfin",
-      NAME: "jellyfin",
-      URL: jellyfin.url,
-      TOKEN: jellyfin.token,
-      PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
-    }),
-    withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
-  ];
   const config = { ...benchConfig(plex.url, plex.token, { SERVER_SCAN_DELAY: 0, SERVER_MAX_FILE_CHECKS: 0 }), TARGETS };
   const wanted = Array.from({ length: folders }, (_, i) => `/data/TV/Show ${i}/Season 1`);
   const db = openDatabase(paths.database);

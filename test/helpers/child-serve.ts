@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { defaultConfig } from "../../src/config/defaults.js";
+import type { Config } from "../../src/config/types.js";
+import { TEST_PASS } from "./service.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -9,6 +13,20 @@ export interface ChildServe {
   port: number;
   output: () => string;
   exited: Promise<number | null>;
+}
+
+/** Writes `<dir>/config/config.json` (0600) for a child serve on 127.0.0.1 (any port) against `plex`. */
+export function writeServeConfig(dir: string, plex: { url: string; token: string }, overrides: Partial<Config> = {}): void {
+  mkdirSync(path.join(dir, "config"), { recursive: true });
+  const config = {
+    ...defaultConfig(TEST_PASS),
+    SERVER_IP: "127.0.0.1",
+    SERVER_PORT: 0,
+    PLEX_LOCAL_URL: plex.url,
+    PLEX_TOKEN: plex.token,
+    ...overrides,
+  };
+  writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
 }
 
 /** Starts `scanarr serve` in a child process (from source, no build) and waits for its port. */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { withTargetDefaults } from "../../src/config/defaults.js";
 import { ManualClock } from "../../src/lib/clock.js";
-import { startFakeEmby, type FakeEmby } from "../fakes/emby.js";
-import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
+import type { FakeEmby } from "../fakes/emby.js";
+import type { FakeJellyfin } from "../fakes/jellyfin.js";
+import { startOtherServers } from "../fakes/other-servers.js";
 import { deliveriesSettled, postForm, postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -22,26 +22,10 @@ interface Setup {
  * Sonarr writes /tv (SERVER_PATH_MAPPINGS: /tv → /data/TV).
  */
 async function threeServers(timeoutMs = 30_000): Promise<Setup> {
-  const jellyfin = await startFakeJellyfin({
-    libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }],
-  });
-  const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
-  cleanups.push(
-    () => jellyfin.close(),
-    () => emby.close(),
-  );
+  const { jellyfin, emby, targets, close } = await startOtherServers();
+  cleanups.push(close);
   const clock = new ManualClock(Date.now());
-  const TARGETS = [
-    withTargetDefaults({
-      TYPE: "jellyfin",
-      NAME: "jellyfin",
-      URL: jellyfin.url,
-      TOKEN: jellyfin.token,
-      PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
-    }),
-    withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
-  ];
-  const t = await startTestService({ TARGETS }, { clock, targetTimeoutMs: timeoutMs });
+  const t = await startTestService({ TARGETS: targets }, { clock, targetTimeoutMs: timeoutMs });
   cleanups.push(() => t.stop());
   return { t, jellyfin, emby, clock };
 }

@@ -1,11 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultConfig, withTargetDefaults } from "../../src/config/defaults.js";
-import { startFakeEmby } from "../fakes/emby.js";
-import { startFakeJellyfin } from "../fakes/jellyfin.js";
+import { startOtherServers } from "../fakes/other-servers.js";
 import { startFakePlex } from "../fakes/plex.js";
-import { spawnServe, type ChildServe } from "../helpers/child-serve.js";
+import { spawnServe, writeServeConfig, type ChildServe } from "../helpers/child-serve.js";
 import { tempDir } from "../helpers/cli.js";
 import { ARR_MAPPINGS, ARR_SECTIONS, TEST_PASS, waitFor } from "../helpers/service.js";
 
@@ -28,41 +24,22 @@ function tally(paths: string[], wanted: string[]): { missing: string[]; repeats:
 describe("a crash of serve with several media servers", () => {
   it("delivers every acknowledged folder to every server after kill -9 mid-drain, repeating at most the calls in flight", async () => {
     const plex = await startFakePlex({ sections: ARR_SECTIONS });
-    const jellyfin = await startFakeJellyfin({
-      libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }],
-    });
-    const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+    const others = await startOtherServers();
     cleanups.push(
       () => plex.close(),
-      () => jellyfin.close(),
-      () => emby.close(),
+      () => others.close(),
     );
+    const { jellyfin, emby } = others;
     const dir = tempDir();
-    mkdirSync(path.join(dir, "config"), { recursive: true });
-    const config = {
-      ...defaultConfig(TEST_PASS),
-      SERVER_IP: "127.0.0.1",
-      SERVER_PORT: 0,
+    writeServeConfig(dir, plex, {
       // Every request is in before the first scan falls due; the kill then lands mid-drain.
       SERVER_SCAN_DELAY: 10,
       SERVER_ALLOW_MANUAL_SCAN: true,
       SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
       SERVER_DELIVERY_CONCURRENCY: CONCURRENCY,
-      PLEX_LOCAL_URL: plex.url,
-      PLEX_TOKEN: plex.token,
       PLEX_CONFIRM_SCANS: false,
-      TARGETS: [
-        withTargetDefaults({
-          TYPE: "jellyfin",
-          NAME: "jellyfin",
-          URL: jellyfin.url,
-          TOKEN: jellyfin.token,
-          PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
-        }),
-        withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
-      ],
-    };
-    writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
+      TARGETS: others.targets,
+    });
     serve = await spawnServe(dir);
     const base = `http://127.0.0.1:${serve.port}/${TEST_PASS}`;
 

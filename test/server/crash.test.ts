@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/config/defaults.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
-import { spawnServe, type ChildServe } from "../helpers/child-serve.js";
+import { spawnServe, writeServeConfig, type ChildServe } from "../helpers/child-serve.js";
 import { tempDir } from "../helpers/cli.js";
 import { ARR_MAPPINGS, ARR_SECTIONS, TEST_PASS, waitFor } from "../helpers/service.js";
 
@@ -14,26 +11,15 @@ afterEach(async () => {
   await plex?.close();
 });
 
-function writeConfig(dir: string, plexUrl: string, token: string, delaySeconds: number): void {
-  mkdirSync(path.join(dir, "config"), { recursive: true });
-  const config = {
-    ...defaultConfig(TEST_PASS),
-    SERVER_IP: "127.0.0.1",
-    SERVER_PORT: 0,
-    SERVER_SCAN_DELAY: delaySeconds,
-    SERVER_ALLOW_MANUAL_SCAN: true,
-    SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
-    PLEX_LOCAL_URL: plexUrl,
-    PLEX_TOKEN: token,
-  };
-  writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
+function writeConfig(dir: string, plex: { url: string; token: string }, delaySeconds: number): void {
+  writeServeConfig(dir, plex, { SERVER_SCAN_DELAY: delaySeconds, SERVER_ALLOW_MANUAL_SCAN: true, SERVER_PATH_MAPPINGS: ARR_MAPPINGS });
 }
 
 describe("a crash of serve", () => {
   it("loses no acknowledged request: kill -9 during a burst, restart, every acknowledged folder reaches Plex", async () => {
     plex = await startFakePlex({ sections: ARR_SECTIONS });
     const dir = tempDir();
-    writeConfig(dir, plex.url, plex.token, 5);
+    writeConfig(dir, plex, 5);
     serve = await spawnServe(dir);
     const base = `http://127.0.0.1:${serve.port}/${TEST_PASS}`;
 
@@ -71,7 +57,7 @@ describe("a crash of serve", () => {
   it("stops cleanly on SIGTERM with exit code 0", async () => {
     plex = await startFakePlex({ sections: ARR_SECTIONS });
     const dir = tempDir();
-    writeConfig(dir, plex.url, plex.token, 0);
+    writeConfig(dir, plex, 0);
     serve = await spawnServe(dir);
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);

@@ -1,13 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/config/defaults.js";
 import { startFakePlex } from "../fakes/plex.js";
-import { spawnServe } from "../helpers/child-serve.js";
+import { spawnServe, writeServeConfig } from "../helpers/child-serve.js";
 import { tempDir } from "../helpers/cli.js";
-import { ARR_SECTIONS, startTestService, TEST_PASS, waitFor } from "../helpers/service.js";
+import { ARR_SECTIONS, startTestService, waitFor } from "../helpers/service.js";
 
 interface Outcome {
   status?: number;
@@ -70,15 +67,7 @@ describe("stopping `scanarr serve` with --log-format json", () => {
   it("writes nothing but JSON lines, the signal included, and exits 0", async () => {
     const plex = await startFakePlex({ sections: ARR_SECTIONS });
     const dir = tempDir();
-    mkdirSync(path.join(dir, "config"), { recursive: true });
-    const config = {
-      ...defaultConfig(TEST_PASS),
-      SERVER_IP: "127.0.0.1",
-      SERVER_PORT: 0,
-      PLEX_LOCAL_URL: plex.url,
-      PLEX_TOKEN: plex.token,
-    };
-    writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
+    writeServeConfig(dir, plex);
     const serve = await spawnServe(dir);
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);

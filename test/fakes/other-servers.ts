@@ -1,0 +1,42 @@
+import { withTargetDefaults } from "../../src/config/defaults.js";
+import type { TargetConfig } from "../../src/config/types.js";
+import { startFakeEmby, type FakeEmby } from "./emby.js";
+import { startFakeJellyfin, type FakeJellyfin } from "./jellyfin.js";
+
+/** Jellyfin and Emby beside a Plex that sees /data/TV, and the TARGETS entries that reach them. */
+export interface OtherServers {
+  jellyfin: FakeJellyfin;
+  emby: FakeEmby;
+  targets: TargetConfig[];
+  close(): Promise<void>;
+}
+
+/**
+ * Each server sees the TV library in its own path form: Jellyfin (in its
+ * container) /media/TV, Emby /mnt/tv; each entry's PATH_MAPPINGS turns
+ * Plex's /data/TV into it.
+ */
+export async function startOtherServers(): Promise<OtherServers> {
+  const jellyfin = await startFakeJellyfin({
+    libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }],
+  });
+  const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+  const targets = [
+    withTargetDefaults({
+      TYPE: "jellyfin",
+      NAME: "jellyfin",
+      URL: jellyfin.url,
+      TOKEN: jellyfin.token,
+      PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
+    }),
+    withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
+  ];
+  return {
+    jellyfin,
+    emby,
+    targets,
+    async close() {
+      await Promise.all([jellyfin.close(), emby.close()]);
+    },
+  };
+}
