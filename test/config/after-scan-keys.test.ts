@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../../src/config/load.js";
+import { problemsIn } from "./helpers.js";
 
 const valid = () => defaultConfig("0123456789abcdef0123456789abcdef");
 
-function problemsOf(config: Record<string, unknown>): string[] {
-  try {
-    parseConfigText(JSON.stringify(config));
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (config: Record<string, unknown>): string[] => problemsIn(JSON.stringify(config));
 
 /** The after-scan keys as a plex_autoscan config.json holds them. */
 const fromPlexAutoscan = {

@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../../src/config/load.js";
+import { PASS, problemsIn } from "./helpers.js";
 
-const PASS = "0123456789abcdef0123456789abcdef";
-
-function problemsOf(extra: Record<string, unknown>): string[] {
-  try {
-    parseConfigText(JSON.stringify({ SERVER_PASS: PASS, SERVER_PATH_MAPPINGS: {}, ...extra }));
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (extra: Record<string, unknown>): string[] =>
+  problemsIn(JSON.stringify({ SERVER_PASS: PASS, SERVER_PATH_MAPPINGS: {}, ...extra }));
 
 describe("the login, TRIGGERS and WATCH keys", () => {
   it("load with their defaults when absent", () => {

@@ -3,18 +3,11 @@ import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "no
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { ConfigError, loadConfig, parseConfigText } from "../../src/config/load.js";
+import { loadConfig, parseConfigText } from "../../src/config/load.js";
 import { tempDir } from "../helpers/cli.js";
+import { problemsIn, refused } from "./helpers.js";
 
-function problemsOf(text: string): string[] {
-  try {
-    parseConfigText(text, "config.json", ALL_REQUIREMENTS);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
+const problemsOf = (text: string): string[] => refused(problemsIn(text, ALL_REQUIREMENTS));
 
 const valid = () => ({ ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_TOKEN: "plex-token-0123" });
 

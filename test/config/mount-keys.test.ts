@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../../src/config/load.js";
 import { maskConfig } from "../../src/config/mask.js";
+import { PASS, problemsIn } from "./helpers.js";
 
-const PASS = "0123456789abcdef0123456789abcdef";
-
-function problemsOf(extra: Record<string, unknown>): string[] {
-  try {
-    parseConfigText(JSON.stringify({ ...defaultConfig(PASS), ...extra }));
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (extra: Record<string, unknown>): string[] => problemsIn(JSON.stringify({ ...defaultConfig(PASS), ...extra }));
 
 describe("mount-safety keys", () => {
   it("loads plex_autoscan's file-check and rclone keys as working settings, warning only for the rclone keys still unused", () => {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../../src/config/load.js";
 import { maskConfig } from "../../src/config/mask.js";
 import { channelsOf, secretsOf } from "../../src/notify/settings.js";
+import { PASS, problemsIn } from "./helpers.js";
 
-const PASS = "0123456789abcdef0123456789abcdef";
 const DISCORD = "https://discord.com/api/webhooks/1234567890/AbCdEf-webhook-token";
 
-function problemsOf(extra: Record<string, unknown>): string[] {
-  try {
-    parseConfigText(JSON.stringify({ ...defaultConfig(PASS), ...extra }));
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (extra: Record<string, unknown>): string[] => problemsIn(JSON.stringify({ ...defaultConfig(PASS), ...extra }));
 
 describe("NOTIFICATIONS keys", () => {
   it("are off by default, with a ten-minute target-down threshold", () => {

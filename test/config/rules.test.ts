@@ -1,19 +1,12 @@
 import { ALL_REQUIREMENTS } from "../../src/config/rules.js";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../../src/config/load.js";
+import { problemsIn } from "./helpers.js";
 
 const base = () => ({ ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_TOKEN: "plex-token-0123" });
 
-function problemsOf(config: unknown): string[] {
-  try {
-    parseConfigText(JSON.stringify(config), "config.json", ALL_REQUIREMENTS);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problemsOf = (config: unknown): string[] => problemsIn(JSON.stringify(config), ALL_REQUIREMENTS);
 
 describe("config rules a new user trips over", () => {
   it("refuses a relative mapping key and suggests the leading slash", () => {
