@@ -1,22 +1,9 @@
-/**
- * The dashboard with a big queue: a database holding `history` finished scans
- * (100,000 by default) and `pending` waiting ones (10,000) is handed to the
- * real `scanarr serve` in a child process. Reports, for the dashboard's first
- * load, a page of history further down, a filtered history search and the
- * JSON history API: the time from request to the last byte on loopback
- * (an upper bound of the server's time) and the bytes sent.
- *
- *   node --import tsx bench/dashboard.ts [history] [pending] [rounds]
- */
-import { mkdirSync } from "node:fs";
 import { ManualClock } from "../src/lib/clock.js";
-import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
-import { startFakePlex } from "../test/fakes/plex.js";
-import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
-import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
+import { onCleanup, runCleanup } from "./lib/cleanup.js";
 import { startServeChild } from "./lib/serve-child.js";
 
 const history = Number(process.argv[2] ?? 100_000);
@@ -30,12 +17,7 @@ try {
 }
 
 async function measure(): Promise<void> {
-  const plex = await startFakePlex({ sections: BENCH_SECTIONS });
-  onCleanup(() => plex.close());
-  const installDir = makeTempDir();
-  const paths = resolveInstallPaths(installDir);
-  mkdirSync(paths.dataDir, { recursive: true });
-  writeBenchConfig(installDir, benchConfig(plex.url, plex.token));
+  const { installDir, paths } = await benchInstall();
   const filled = Date.now();
   const cursor = fillQueue(paths.database, history, pending);
   console.log(

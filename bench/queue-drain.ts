@@ -1,21 +1,9 @@
-/**
- * Drain after an outage: a database holding N pending, due scans (100,000 by
- * default) is handed to the real `scanarr serve` in a child process, against
- * the loopback fake Plex. Reports deliveries per second over the drain (refresh
- * calls the fake received) and, while it drains, the latency of webhooks
- * posted by autocannon. Bounded: stops after `limitSec` seconds.
- *
- *   node --import tsx bench/queue-drain.ts [pending] [limitSec] [loadSec] [--cpu-prof <dir>]
- */
-import { mkdirSync } from "node:fs";
 import { ManualClock } from "../src/lib/clock.js";
-import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
-import { startFakePlex } from "../test/fakes/plex.js";
-import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
-import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
+import { onCleanup, runCleanup } from "./lib/cleanup.js";
 import { runLoad } from "./lib/load.js";
 import { startServeChild } from "./lib/serve-child.js";
 import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
@@ -24,6 +12,8 @@ const pending = Number(process.argv[2] ?? 100_000);
 const limitSec = Number(process.argv[3] ?? 180);
 const loadSec = Number(process.argv[4] ?? 10);
 const cpuProfDir = process.argv.includes("--cpu-prof") ? process.argv[process.argv.indexOf("--cpu-prof") + 1] : undefined;
+// SERVER_DELIVERY_CONCURRENCY for the run (the default otherwise).
+const concurrency = process.argv.includes("--concurrency") ? Number(process.argv[process.argv.indexOf("--concurrency") + 1]) : undefined;
 
 try {
   await measure();
@@ -32,12 +22,10 @@ try {
 }
 
 async function measure(): Promise<void> {
-  const plex = await startFakePlex({ sections: BENCH_SECTIONS });
-  onCleanup(() => plex.close());
-  const installDir = makeTempDir();
-  const paths = resolveInstallPaths(installDir);
-  mkdirSync(paths.dataDir, { recursive: true });
-  writeBenchConfig(installDir, benchConfig(plex.url, plex.token, { SERVER_SCAN_DELAY: 0 }));
+  const { plex, installDir, paths } = await benchInstall({
+    SERVER_SCAN_DELAY: 0,
+    ...(concurrency ? { SERVER_DELIVERY_CONCURRENCY: concurrency } : {}),
+  });
   fillQueue(paths.database, pending);
   const serve = await startServeChild(installDir, { logLevel: "warn", ...(cpuProfDir ? { cpuProfDir } : {}) });
   // The history keeps only the latest finished scans, so count what reached Plex.

@@ -7,9 +7,8 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { startFakePlex } from "../test/fakes/plex.js";
-import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
-import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
+import { runCleanup } from "./lib/cleanup.js";
 import { runLoad } from "./lib/load.js";
 import { readRssBytes } from "./lib/proc.js";
 import { logSize, startServeChild } from "./lib/serve-child.js";
@@ -29,10 +28,7 @@ try {
 }
 
 async function measure(): Promise<void> {
-  const plex = await startFakePlex({ sections: BENCH_SECTIONS });
-  onCleanup(() => plex.close());
-  const dir = makeTempDir();
-  writeBenchConfig(dir, benchConfig(plex.url, plex.token));
+  const { installDir: dir } = await benchInstall();
   const serve = await startServeChild(dir);
   const database = path.join(dir, "data", "scanarr.db");
   await pause(2_000); // start-up garbage collected, library list fetched

@@ -2,7 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
-import type { FakeSection } from "../../test/fakes/plex.js";
+import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
+import { startFakePlex, type FakePlex, type FakeSection } from "../../test/fakes/plex.js";
+import { makeTempDir, onCleanup } from "./cleanup.js";
 
 export const BENCH_PASS = "benchbenchbenchbenchbenchbench01";
 
@@ -37,4 +39,15 @@ export function benchConfig(plexUrl: string, plexToken: string, overrides: Parti
 export function writeBenchConfig(installDir: string, config: Config): void {
   mkdirSync(path.join(installDir, "config"), { recursive: true });
   writeFileSync(path.join(installDir, "config", "config.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
+}
+
+/** The fake Plex (closed at clean-up) and a temp install dir with its data folder and a config from `overrides`. */
+export async function benchInstall(overrides: Partial<Config> = {}): Promise<{ plex: FakePlex; installDir: string; paths: InstallPaths }> {
+  const plex = await startFakePlex({ sections: BENCH_SECTIONS });
+  onCleanup(() => plex.close());
+  const installDir = makeTempDir();
+  const paths = resolveInstallPaths(installDir);
+  mkdirSync(paths.dataDir, { recursive: true });
+  writeBenchConfig(installDir, benchConfig(plex.url, plex.token, overrides));
+  return { plex, installDir, paths };
 }
