@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { inTransaction } from "./database.js";
 import type { Clock } from "../lib/clock.js";
 
 /** What an action did: the scan's stored state after it, or why nothing changed. */
@@ -53,7 +54,7 @@ const OPEN = new Set(["open", "closed"]);
  */
 export function createQueueActions(db: Database, clock: Clock): QueueActions {
   const st = prepare(db);
-  const tx = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn).immediate());
+  const tx = <T>(fn: () => T): T => inTransaction(db, fn);
   const stateOf = (id: number) => (st.stateOf.get(id) as { state: string } | undefined)?.state;
   const missing = (id: number): ActionResult => ({ ok: false, status: 404, reason: `no scan ${id} in the queue or its history` });
 

@@ -53,3 +53,12 @@ function ensurePrivateFile(file: string): void {
     if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
   }
 }
+
+/**
+ * Runs `fn` in an IMMEDIATE transaction of its own, or inside the caller's
+ * when one is open (group commit): the caller's commit or rollback then
+ * covers it whole.
+ */
+export function inTransaction<T>(db: Database, fn: () => T): T {
+  return db.inTransaction ? fn() : db.transaction(fn).immediate();
+}

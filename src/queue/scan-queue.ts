@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { inTransaction } from "./database.js";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
@@ -217,13 +218,8 @@ export class ScanQueue extends QueueReads implements ScanSink {
     return this.transaction(() => deliveries.expireWaiting(this.ctx, cutoff, reason, this.clock.now()));
   }
 
-  /**
-   * Runs `fn` in its own transaction, or inside the caller's when one is open
-   * (group commit): the caller's commit or rollback then covers it whole.
-   */
   private transaction<T>(fn: () => T): T {
-    if (this.options.db.inTransaction) return fn();
-    return this.options.db.transaction(fn).immediate();
+    return inTransaction(this.options.db, fn);
   }
 
   private notify(earliest: number): void {
