@@ -1,6 +1,5 @@
-import type { Library } from "../domain.js";
+import type { Library, LibraryCatalog } from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
-import type { LibraryCatalog } from "../server/ingest.js";
 import type { BuiltTarget } from "../targets/build-targets.js";
 
 /**
