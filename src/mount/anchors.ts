@@ -18,7 +18,12 @@ export interface AnchorStatus {
 /** Answers "may scans go out now?" from the anchors; see createAnchorMonitor. */
 export interface AnchorMonitor {
   readonly anchors: readonly string[];
-  /** Checks every anchor in parallel, each bounded by the probe; concurrent callers share one check. */
+  /**
+   * Checks every anchor in parallel, each bounded by the probe. The answer
+   * always comes from a check begun after the call (a caller about to send a
+   * scan must not act on a look taken before it asked): callers that arrive
+   * while a check runs share the next one.
+   */
   check(): Promise<AnchorStatus>;
   /** The last finished check, for /health and pages that must not wait on a mount; undefined before the first. */
   current(): AnchorStatus | undefined;
@@ -48,6 +53,7 @@ export function createAnchorMonitor(deps: AnchorMonitorDeps): AnchorMonitor {
   const wasMissing = new Map<string, boolean>();
   let last: AnchorStatus | undefined;
   let running: Promise<AnchorStatus> | undefined;
+  let next: Promise<AnchorStatus> | undefined;
 
   const run = async (): Promise<AnchorStatus> => {
     const reasons = await Promise.all(anchors.map(async (anchor) => whyMissing(anchor, await deps.probe.check(anchor, { first: true }))));
@@ -66,13 +72,26 @@ export function createAnchorMonitor(deps: AnchorMonitorDeps): AnchorMonitor {
     return status;
   };
 
+  const start = (): Promise<AnchorStatus> => {
+    running = run().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
   return {
     anchors,
     check() {
-      running ??= run().finally(() => {
-        running = undefined;
-      });
-      return running;
+      if (running) {
+        next ??= running
+          .catch(() => undefined)
+          .then(() => {
+            next = undefined;
+            return start();
+          });
+        return next;
+      }
+      return start();
     },
     current: () => last,
   };

@@ -105,7 +105,7 @@ describe("anchor monitor", () => {
     expect(at("info")).toEqual([]);
   });
 
-  it("shares one check between concurrent callers and stamps it with the clock", async () => {
+  it("answers each caller from a check begun after it asked: callers during a check share the next one", async () => {
     const dir = tree();
     const { probe, asked } = countingProbe();
     const clock = new ManualClock(5_000);
@@ -115,11 +115,14 @@ describe("anchor monitor", () => {
       logger: recordingLogger().logger,
       clock,
     });
-    const [a, b] = await Promise.all([monitor.check(), monitor.check()]);
-    expect(a).toBe(b);
+    const first = monitor.check();
     expect(asked).toHaveLength(2);
+    const [a, b, c] = await Promise.all([first, monitor.check(), monitor.check()]);
+    expect(a).not.toBe(b);
+    expect(b).toBe(c);
+    expect(asked).toHaveLength(4);
     expect(a.checkedAt).toBe(5_000);
     await monitor.check();
-    expect(asked).toHaveLength(4);
+    expect(asked).toHaveLength(6);
   });
 });
