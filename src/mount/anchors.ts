@@ -21,8 +21,10 @@ export interface AnchorMonitor {
   /**
    * Checks every anchor in parallel, each bounded by the probe. The answer
    * always comes from a check begun after the call (a caller about to send a
-   * scan must not act on a look taken before it asked): callers that arrive
-   * while a check runs share the next one.
+   * scan must not act on a look taken before it asked). Callers share the
+   * check: it begins once the one running has ended and the callers of the
+   * current event-loop turn have all asked, so a batch of scan calls costs
+   * one look.
    */
   check(): Promise<AnchorStatus>;
   /** The last finished check, for /health and pages that must not wait on a mount; undefined before the first. */
@@ -72,26 +74,20 @@ export function createAnchorMonitor(deps: AnchorMonitorDeps): AnchorMonitor {
     return status;
   };
 
-  const start = (): Promise<AnchorStatus> => {
-    running = run().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-
   return {
     anchors,
     check() {
-      if (running) {
-        next ??= running
-          .catch(() => undefined)
-          .then(() => {
-            next = undefined;
-            return start();
+      next ??= (running ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => {
+          next = undefined;
+          running = run().finally(() => {
+            running = undefined;
           });
-        return next;
-      }
-      return start();
+          return running;
+        });
+      return next;
     },
     current: () => last,
   };
