@@ -71,11 +71,14 @@ export function createGates(options: GateOptions): Gates {
   let anchorCheck: Promise<void> | undefined;
   let anchorsPassedAt = -Infinity;
   let anchorsFailedAt = -Infinity;
+  // The latest answer decides: a pass followed by a failure (the look right before a
+  // scan call) must stop the claims, whatever the times say.
+  let lastOk: boolean | undefined;
   let fileRound: Promise<void> | undefined;
 
   function anchorsOk(now: number): boolean {
     if (!anchors) return true;
-    if (now - anchorsPassedAt < freshMs) return true;
+    if (lastOk === true && now - anchorsPassedAt < freshMs) return true;
     if (!anchorCheck && now - anchorsFailedAt >= retryMs) {
       anchorCheck = anchors.check().then(({ ok }) => {
         anchorCheck = undefined;
@@ -94,6 +97,7 @@ export function createGates(options: GateOptions): Gates {
   }
 
   function record(ok: boolean): void {
+    lastOk = ok;
     if (ok) anchorsPassedAt = clock.now();
     else anchorsFailedAt = clock.now();
   }
@@ -125,7 +129,7 @@ export function createGates(options: GateOptions): Gates {
   }
 
   function anchorsMissing(): boolean {
-    return anchors !== undefined && anchorsFailedAt > anchorsPassedAt;
+    return anchors !== undefined && lastOk === false;
   }
 
   function nextWakeAt(): number {

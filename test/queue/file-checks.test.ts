@@ -158,11 +158,19 @@ describe("anchors", () => {
     // The first look (before claiming) finds the anchor; the one right before the call does not.
     const answers = [true, false];
     let present = false;
-    const anchors = { check: async () => ({ ok: answers.shift() ?? present }) };
+    let checks = 0;
+    const anchors = {
+      check: async () => {
+        checks += 1;
+        return { ok: answers.shift() ?? present };
+      },
+    };
     const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), anchors });
     queue.enqueue([{ folder: "/data/TV/A", source: "manual", event: "Manual" }]);
     await advanceInSteps(clock, 2_000, 500);
     expect(answers).toEqual([]);
+    // No claim and give-back over and over: the failed look holds the claims until the next one (10 s).
+    expect(checks).toBe(2);
     expect(target.scans).toEqual([]);
     const [held] = queue.listPending();
     expect(held?.deliveries[0]).toMatchObject({ state: "pending", attempts: 0 });
