@@ -6,7 +6,7 @@ import type { ScanQueue } from "./scan-queue.js";
 import type { TargetHealth } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
 
-export type OutcomeQueue = Pick<ScanQueue, "recordDelivered" | "recordRetry" | "recordFailed" | "recordSkipped">;
+export type OutcomeQueue = Pick<ScanQueue, "recordDelivered" | "recordRetry" | "recordFailed" | "recordSkipped" | "releaseClaim">;
 
 /** A queue write that answers whether the claim was still ours. */
 export type OutcomeWrite = () => boolean;
@@ -62,5 +62,9 @@ export function planOutcome(
       health.recordSuccess();
       logger.info({ ...where, reason: outcome.error }, "no library of the target holds the folder; skipped there");
       return () => queue.recordSkipped(job, outcome.error);
+    case "held":
+      // Not an attempt and not the target's doing: the scheduler waits for the anchors.
+      logger.debug(where, "an anchor went missing right before the scan call; the scan goes back to the queue unsent");
+      return () => queue.releaseClaim(job);
   }
 }

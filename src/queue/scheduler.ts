@@ -27,6 +27,7 @@ export type DeliveryQueue = Pick<
   | "releaseExpiredLeases"
   | "nextLeaseEnd"
   | "recordSkipped"
+  | "releaseClaim"
   | "dueFileChecks"
   | "recordFileChecks"
   | "nextFileCheckAt"
@@ -43,8 +44,10 @@ export interface DeliveryOptions {
   policy?: Partial<DeliveryPolicy>;
   /** File-exists checks for scans that named files (the queue must have its fileChecks policy). */
   fileChecker?: FileChecker;
-  /** Anchors that must be present before anything is delivered. */
+  /** Anchors that must be present before anything is delivered: checked before claiming and right before each scan call. */
   anchors?: AnchorCheck;
+  /** How soon missing anchors are looked for again (default 10 s). */
+  anchorRetryMs?: number;
   /** Work around the scan call of some targets: hooks before, confirmation after (src/queue/after-delivery.ts). */
   around?: DeliveryAround;
 }
@@ -87,7 +90,16 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   const unrecorded: OutcomeWrite[] = [];
   const around = options.around;
   const outcomes = { queue, policy, logger, random, ...(around ? { confirms: (t: string) => around.confirms(t) } : {}) };
-  const gates = createGates({ queue, clock, logger, fileChecker: options.fileChecker, anchors: options.anchors, wake: () => tick() });
+  const gates = createGates({
+    queue,
+    clock,
+    logger,
+    fileChecker: options.fileChecker,
+    anchors: options.anchors,
+    anchorRetryMs: options.anchorRetryMs,
+    wake: () => tick(),
+  });
+  const ready = options.anchors ? gates.confirmAnchors : undefined;
   const upkeep = createUpkeep(queue, policy, logger, clock.now());
   let timer: unknown;
   let armedAt = Infinity;
@@ -173,7 +185,9 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     inFlight.set(target.name, (inFlight.get(target.name) ?? 0) + 1);
     const before = around ? around.before(dt, job).catch(() => undefined) : Promise.resolve();
     const work = before
-      .then(() => deliverFolder(dt, job))
+      // The anchors are looked at again right before each scan call, after the claim: a pass
+      // seen before it (anchorsOk) lets work be claimed, never sent.
+      .then(() => deliverFolder(dt, job, ready))
       .then((outcome) => {
         if (!detached) completed.push({ dt, job, outcome });
       })
