@@ -48,11 +48,10 @@ const MOST_DURING: Arrivals = [
   [20_000, SCANS - 1],
 ];
 
-async function heldThroughOutage(outage: Outage, downMs: number, arrivals: Arrivals, random: number) {
+/** A queue delivering to one recording target, 4 calls in flight, the backoff's jitter fixed at `random`. */
+function deliverAt(random: number) {
   const { queue, clock } = createQueue({ delayMs: 0 });
   const target = recordingTarget(clock);
-  const start = clock.now();
-  outage(target, clock, start + downMs);
   const delivery = startDelivery({
     queue,
     targets: [target],
@@ -61,6 +60,13 @@ async function heldThroughOutage(outage: Outage, downMs: number, arrivals: Arriv
     random: () => random,
     policy: { concurrencyPerTarget: CONCURRENCY },
   });
+  return { queue, clock, target, delivery };
+}
+
+async function heldThroughOutage(outage: Outage, downMs: number, arrivals: Arrivals, random: number) {
+  const { queue, clock, target, delivery } = deliverAt(random);
+  const start = clock.now();
+  outage(target, clock, start + downMs);
   let folder = 0;
   for (const [atMs, scans] of arrivals) {
     await advanceInSteps(clock, start + atMs - clock.now(), 500);
@@ -91,23 +97,14 @@ describe("a short outage at 4 calls in flight", () => {
 });
 
 describe("holding a target that is down", () => {
-  function downTarget(random = 0.999) {
-    const { queue, clock } = createQueue({ delayMs: 0 });
-    const target = recordingTarget(clock);
+  function downTarget() {
+    const { queue, clock, target, delivery } = deliverAt(0.999);
     const calls: number[] = [];
     let downUntil = Infinity;
     target.behaviour = () => {
       calls.push(clock.now());
       if (clock.now() < downUntil) throw new TargetUnavailableError("503 Service Unavailable");
     };
-    const delivery = startDelivery({
-      queue,
-      targets: [target],
-      clock,
-      logger: silentLogger(),
-      random: () => random,
-      policy: { concurrencyPerTarget: CONCURRENCY },
-    });
     return { queue, clock, target, calls, delivery, comeBackAt: (at: number) => (downUntil = at) };
   }
 
