@@ -1,5 +1,5 @@
+import { backoffDelay } from "../lib/backoff.js";
 import type { Logger } from "../lib/logger.js";
-import { computeBackoff } from "./backoff.js";
 import type { DeliveryOutcome } from "./deliver.js";
 import type { DeliveryPolicy } from "./policy.js";
 import type { ScanQueue } from "./scan-queue.js";
@@ -34,7 +34,7 @@ export function planOutcome(
   now: number,
 ): OutcomeWrite {
   const { queue, policy, logger, random } = ctx;
-  const retryAt = now + computeBackoff(job.attempts + 1, policy.backoff, random);
+  const retryAt = now + backoffDelay(job.attempts + 1, { ...policy.backoff, jitter: "equal" }, random);
   const where = { target, folder: job.folder, attempt: job.attempts + 1 };
   switch (outcome.kind) {
     case "done":
@@ -47,7 +47,10 @@ export function planOutcome(
         return ours;
       };
     case "unavailable":
-      health.recordUnavailable(outcome.error, now + computeBackoff(health.consecutiveFailures + 1, policy.backoff, random));
+      health.recordUnavailable(
+        outcome.error,
+        now + backoffDelay(health.consecutiveFailures + 1, { ...policy.backoff, jitter: "equal" }, random),
+      );
       logger.debug({ ...where, error: outcome.error, retryAt }, "delivery failed, will retry");
       return () => queue.recordRetry(job, retryAt, outcome.error, outcome.libraries);
     case "auth":
