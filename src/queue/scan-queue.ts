@@ -189,6 +189,11 @@ export class ScanQueue extends QueueReads implements ScanSink {
     return this.transaction(() => deliveries.recordSkipped(this.ctx, job, reason, this.clock.now()));
   }
 
+  /** Gives a claim back unsent: pending as it was, no attempt counted (false when it is no longer ours). */
+  releaseClaim(job: DeliveryJob): boolean {
+    return this.transaction(() => deliveries.releaseClaim(this.ctx, job, this.clock.now()));
+  }
+
   /** Extends the lease of every claim this process holds. */
   renewLeases(): number {
     return this.transaction(() => deliveries.renewLeases(this.ctx, this.clock.now()));
