@@ -19,22 +19,23 @@ export interface EmitDeps {
  * Turns due folders into scan requests the way a webhook's paths become
  * them: SERVER_PATH_MAPPINGS to the media server's form, SERVER_IGNORE_LIST
  * before and after mapping. New or changed files make one request; removed
- * ones a second, marked as a deletion. Resolves once the sink committed.
+ * ones a second, marked as a deletion. A folder whose own path cannot be
+ * mapped (a control character in a name, say) is not queued; a file that
+ * cannot is left out of its folder's request, which still goes out for the
+ * other files. Both are logged. Resolves once the sink committed.
  */
 export async function emitDueFolders(due: readonly DueFolder[], deps: EmitDeps): Promise<ScanRequest[]> {
   const requests: ScanRequest[] = [];
   for (const folder of due) {
-    const mapped = mapAll(deps, [folder.folder, ...folder.present, ...folder.removed]);
-    if (mapped === undefined) continue;
-    const [server, ...rest] = mapped;
+    const server = mapFolder(deps, folder.folder);
     if (server === undefined) continue;
     const hit = matchIgnoreList(folder.folder, deps.ignoreList) ?? matchIgnoreList(server, deps.ignoreList);
     if (hit !== undefined) {
       deps.logger.debug({ folder: folder.folder, entry: hit }, "watched folder ignored by SERVER_IGNORE_LIST");
       continue;
     }
-    const present = rest.slice(0, folder.present.length);
-    const removed = rest.slice(folder.present.length);
+    const present = mapFiles(deps, folder.folder, folder.present);
+    const removed = mapFiles(deps, folder.folder, folder.removed);
     if (present.length > 0) requests.push(request(server, "Watch", present, false));
     if (removed.length > 0) requests.push(request(server, "WatchDelete", removed, true));
   }
@@ -47,12 +48,33 @@ function request(folder: string, event: string, files: string[], deletion: boole
   return { folder, source: "watch", event, ...named, ...(deletion ? { deletion } : {}) };
 }
 
-function mapAll(deps: EmitDeps, paths: string[]): string[] | undefined {
+function mapFolder(deps: EmitDeps, folder: string): string | undefined {
   try {
-    return paths.map((p) => deps.mapper.toServerPath(p));
+    return deps.mapper.toServerPath(folder);
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
-    deps.logger.warn({ folder: paths[0], reason: error.message }, "watched folder not queued: its path cannot be mapped");
+    deps.logger.warn({ folder, reason: error.message }, "watched folder not queued: its path cannot be mapped");
     return undefined;
   }
+}
+
+/** The files that map; the others are left out, with one warning for the lot. */
+function mapFiles(deps: EmitDeps, folder: string, files: readonly string[]): string[] {
+  const mapped: string[] = [];
+  let refused: { count: number; reason: string } | undefined;
+  for (const file of files) {
+    try {
+      mapped.push(deps.mapper.toServerPath(file));
+    } catch (error) {
+      if (!(error instanceof PathError)) throw error;
+      refused = { count: (refused?.count ?? 0) + 1, reason: refused?.reason ?? error.message };
+    }
+  }
+  if (refused !== undefined) {
+    deps.logger.warn(
+      { folder, files: refused.count, reason: refused.reason },
+      "watched files left out of the scan request: their paths cannot be mapped",
+    );
+  }
+  return mapped;
 }

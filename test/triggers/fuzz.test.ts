@@ -60,7 +60,8 @@ function expectWellFormed(result: TriggerResult): void {
   for (const requested of result.paths) {
     expect(typeof requested.path).toBe("string");
     expect(requested.path.trim()).not.toBe("");
-    expect(requested.path).not.toContain("\0");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach a scan.
+    expect(requested.path).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(["file", "folder", "unknown"]).toContain(requested.kind);
   }
 }
