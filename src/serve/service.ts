@@ -18,7 +18,6 @@ import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/buil
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
-import { localPathsOf } from "../server/compat/local-paths.js";
 import { runStartupDoctor } from "../doctor/startup.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -102,7 +101,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     watch: watch?.status() ?? [],
   });
   const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
-  const compat = createCompatDeps(config, { clock, localPaths: localPathsOf(config) });
+  const compat = createCompatDeps(config, { clock });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
     pass: config.SERVER_PASS,

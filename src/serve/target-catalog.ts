@@ -1,5 +1,5 @@
 import type { Library } from "../domain.js";
-import { findLibrariesFor } from "../paths/index.js";
+import { findLibrariesFor, matcherOf } from "../paths/index.js";
 import type { LibraryCatalog } from "../server/ingest.js";
 import type { BuiltTarget } from "../targets/build-targets.js";
 
@@ -29,6 +29,16 @@ export function catalogOfTargets(built: readonly BuiltTarget[]): LibraryCatalog 
         else holding.push(...findLibrariesFor(b.toTargetPath(folder), libraries));
       }
       return holding.length > 0 || !unknown ? holding : undefined;
+    },
+    libraryRootsOf(path: string): string[] | undefined {
+      let unknown = false;
+      const roots = new Set<string>();
+      for (const b of built) {
+        const libraries = b.libraries.knownLibraries();
+        if (libraries === undefined) unknown = true;
+        else for (const root of matcherOf(libraries).rootsOf(path, b.toTargetPath(path))) roots.add(root);
+      }
+      return roots.size > 0 || !unknown ? [...roots] : undefined;
     },
     refreshLibraries: () => Promise.all(built.map((b) => b.libraries.refreshLibraries())),
   };

@@ -16,6 +16,12 @@ export interface LibraryCatalog {
    * it, `knownLibraries()` is searched directly.
    */
   librariesHolding?(folder: string): Library[] | undefined;
+  /**
+   * The locations of the libraries holding `path` (media-server path form),
+   * each written in that same form, as ancestors of `path`; undefined when
+   * that cannot be told yet. Without it, `knownLibraries()` is searched.
+   */
+  libraryRootsOf?(path: string): string[] | undefined;
 }
 
 /** Where accepted requests go; resolves once they are committed. */
@@ -44,12 +50,34 @@ export function requestOutcomeOf(outcome: IngestOutcome): RequestOutcome {
   return outcome.status === 202 ? "queued" : outcome.result;
 }
 
+/** A request that passed every check, with the scans it will queue; or the answer when there is nothing to queue. */
+export type IngestPlan =
+  | { status: "ready"; source: string; event: string; requests: ScanRequest[]; ignored: string[]; unmatched: string[] }
+  | Extract<IngestOutcome, { status: 200 }>;
+
 /**
  * Turns a parsed request into committed scans, or says why not. Nothing is
  * queued unless every path of the request is valid; the queue commits before
  * this returns, so a 202 built from the outcome is never a lie.
  */
 export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<IngestOutcome> {
+  return commitIngest(await planIngest(result, deps), deps.sink);
+}
+
+/** Queues what a plan holds (resolving once the sink committed it); a plan with nothing to queue is its own outcome. */
+export async function commitIngest(plan: IngestPlan, sink: IngestSink): Promise<IngestOutcome> {
+  if (plan.status !== "ready") return plan;
+  const { source, event, ignored, unmatched } = plan;
+  const outcome = await sink.enqueue(plan.requests);
+  return { status: 202, source, event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
+}
+
+/**
+ * Every check of `ingest` without queueing: the paths mapped, the ignore list,
+ * the folder of each file, the library check. A caller with a check of its
+ * own to make (autopulse's `hash`) makes it between this and `commitIngest`.
+ */
+export async function planIngest(result: TriggerResult, deps: Omit<IngestDeps, "sink">): Promise<IngestPlan> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);
   if (result.kind === "test")
     return { status: 200, result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
@@ -108,8 +136,29 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
     if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
     return asked;
   });
-  const outcome = await deps.sink.enqueue(requests);
-  return { status: 202, source: result.source, event: result.event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
+  return { status: "ready", source: result.source, event: result.event, requests, ignored, unmatched };
+}
+
+/**
+ * The library locations holding `path` (media-server form), as
+ * `LibraryCatalog.libraryRootsOf` gives them; libraries not known yet are
+ * fetched once, waiting as long as the library check would.
+ */
+export async function libraryRootsOf(
+  path: string,
+  deps: Pick<IngestDeps, "libraries" | "refreshTimeoutMs">,
+): Promise<string[] | undefined> {
+  const catalog = deps.libraries;
+  if (catalog === undefined) return undefined;
+  const look = () => {
+    if (catalog.libraryRootsOf) return catalog.libraryRootsOf(path);
+    const known = catalog.knownLibraries();
+    return known && matcherOf(known).rootsOf(path);
+  };
+  const roots = look();
+  if (roots !== undefined) return roots;
+  await withTimeout(catalog.refreshLibraries(), deps.refreshTimeoutMs ?? 3_000);
+  return look();
 }
 
 function mapPath(mapper: PathMapper, path: string): MappedPath {
@@ -133,7 +182,7 @@ function folderOf(mapped: string, requested: RequestedPath): string {
 /** Folders some library holds (spelled as the library spells its location, so case variants of a Windows path coalesce), and the rest. */
 async function splitByLibrary(
   folders: Set<string>,
-  deps: IngestDeps,
+  deps: Omit<IngestDeps, "sink">,
 ): Promise<{ matched: Array<[folder: string, spelled: string]>; unmatched: string[] }> {
   const catalog = deps.libraries;
   const split = () => {

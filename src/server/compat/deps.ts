@@ -1,5 +1,6 @@
 import type { Config, TriggerType } from "../../config/types.js";
 import type { Clock } from "../../lib/clock.js";
+import { createLocalPathMapper } from "../../paths/local.js";
 import { createBasicAuth, type BasicAuth } from "./basic-auth.js";
 import { createHashCheck, type HashCheck } from "./hash-check.js";
 
@@ -21,15 +22,9 @@ const BUILT_IN: ReadonlyArray<[string, TriggerType]> = [
 
 export interface CompatOptions {
   clock: Clock;
-  /**
-   * Where scanarr may see a file named by a `?path=…&hash=…` request. By
-   * default the media-server path, then the path as sent; the integrator
-   * passes the SERVER_FILE_EXIST_PATH_MAPPINGS mapping here.
-   */
-  localPaths?: (requested: string, serverPath: string) => string[];
 }
 
-/** Builds the routes' deps from the config: TRIGGERS over the built-in names, the login, the hash check. */
+/** Builds the routes' deps from the config: TRIGGERS over the built-in names, the login, the hash check (where SERVER_FILE_EXIST_PATH_MAPPINGS says scanarr sees the files). */
 export function createCompatDeps(config: Config, options: CompatOptions): CompatDeps {
   const triggers = new Map<string, TriggerType>(BUILT_IN);
   for (const entry of config.TRIGGERS) triggers.set(entry.NAME, entry.TYPE);
@@ -39,6 +34,6 @@ export function createCompatDeps(config: Config, options: CompatOptions): Compat
       login: { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH },
       clock: options.clock,
     }),
-    hashCheck: createHashCheck({ localPaths: options.localPaths ?? ((requested, serverPath) => [serverPath, requested]) }),
+    hashCheck: createHashCheck({ toLocal: createLocalPathMapper(config.SERVER_FILE_EXIST_PATH_MAPPINGS) }),
   };
 }

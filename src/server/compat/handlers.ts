@@ -7,7 +7,7 @@ import { parseQueryPaths } from "../../triggers/query.js";
 import type { ScanServerDeps } from "../app.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "../body.js";
 import { HttpError } from "../http-error.js";
-import { ingest } from "../ingest.js";
+import { commitIngest, ingest, libraryRootsOf, planIngest } from "../ingest.js";
 import { sendHtml } from "../respond.js";
 import { answerEmpty, answerOutcome } from "./answer.js";
 import type { CompatDeps } from "./deps.js";
@@ -81,17 +81,25 @@ async function queueFromQuery(
   format?: ParsedBody["format"],
 ): Promise<void> {
   const { result, sha256 } = parseQueryPaths(params);
-  let extra: Record<string, unknown> = {};
-  if (sha256 !== undefined && result.kind === "scan") {
-    const requested = result.paths[0]?.path ?? "";
-    const verdict = await deps.compat.hashCheck(requested, toServerPath(deps, requested), sha256);
-    if (verdict.status === "mismatch") {
-      deps.logger.warn({ trigger, file: verdict.file }, "scan refused: the file's SHA-256 differs from the request's hash");
-      throw new HttpError(409, `hash mismatch: ${verdict.file} has SHA-256 ${verdict.actual}, the request says ${sha256}; not queued`);
-    }
-    extra = { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
+  // Mapped and checked against the libraries first: a path in no library is refused like any other, and nothing is read.
+  const plan = await planIngest(result, deps);
+  const named = result.kind === "scan" ? result.paths[0]?.path : undefined;
+  const extra = sha256 !== undefined && named !== undefined && plan.status === "ready" ? await checkHash(trigger, named, sha256, deps) : {};
+  answerOutcome(req, res, deps, trigger, await commitIngest(plan, deps.sink ?? deps.queue), extra, format);
+}
+
+/** One answer for a missing, unreadable and different file: which of them it is would tell the caller whether a path exists. */
+const HASH_REFUSED = "not queued: the file is missing, unreadable or not the one the hash names (scanarr does not say which)";
+
+/** autopulse's `hash`: the answer's `hash` field, or 409 (the digest itself is never sent nor logged). */
+async function checkHash(trigger: string, requested: string, sha256: string, deps: Deps): Promise<Record<string, unknown>> {
+  const serverPath = toServerPath(deps, requested);
+  const verdict = await deps.compat.hashCheck(serverPath, await libraryRootsOf(serverPath, deps), sha256);
+  if (verdict.status === "refused") {
+    deps.logger.warn({ trigger, file: serverPath, detail: verdict.detail }, "scan refused: the file the hash names could not be confirmed");
+    throw new HttpError(409, HASH_REFUSED);
   }
-  answerOutcome(req, res, deps, trigger, await ingest(result, ingestDeps(deps)), extra, format);
+  return { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
 }
 
 /** An *arr pointed at another app's name is a wrong URL: refuse it, as autoscan did, and say which. */
