@@ -19,7 +19,6 @@ import { buildTargets, runtimeOfTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
-import { localPathsOf } from "../server/compat/local-paths.js";
 import { runStartupDoctor } from "../doctor/startup.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -100,10 +99,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
   // The one way in for every source: webhooks, manual scans, /triggers, the watchers and drive monitoring.
+  const catalog = catalogOfTargets(targets);
   const ingest = createIngest({
     mapper,
     ignoreList: config.SERVER_IGNORE_LIST,
-    catalog: catalogOfTargets(targets),
+    catalog,
     sink: createGroupCommit(queue, db, ScanQueue.checkRequests),
     logger,
   });
@@ -114,7 +114,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     watch: watch?.status() ?? [],
   });
   const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
-  const compat = createCompatDeps(config, { clock, localPaths: localPathsOf(config) });
+  const compat = createCompatDeps(config, { clock, catalog });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
     pass: config.SERVER_PASS,

@@ -1,5 +1,5 @@
 import type { IngestOutcome } from "../domain.js";
-import type { Ingest } from "../ingest/pipeline.js";
+import type { Ingest, IngestOptions } from "../ingest/pipeline.js";
 import type { RequestOutcome } from "../metrics/metrics.js";
 import type { TriggerResult } from "../triggers/index.js";
 import { HttpError } from "./http-error.js";
@@ -19,7 +19,7 @@ export interface TriggerIngestDeps {
  * the per-request path limit) is decided here; a path that cannot be mapped
  * answers 400 and a request no library holds 422, with the outcome's words.
  */
-export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps): Promise<AnsweredOutcome> {
+export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps, options: IngestOptions = {}): Promise<AnsweredOutcome> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);
   if (result.kind === "test")
     return { result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
@@ -31,7 +31,7 @@ export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDe
   if (result.paths.length > LIMITS.pathsPerRequest) {
     throw new HttpError(413, `the request names ${result.paths.length} paths; the limit is ${LIMITS.pathsPerRequest} per request`);
   }
-  const outcome = await deps.ingest(result.paths, result.source, result.event);
+  const outcome = await deps.ingest(result.paths, result.source, result.event, options);
   if (outcome.result === "refused") throw new HttpError(400, outcome.message);
   if (outcome.result === "unmatched") throw new HttpError(422, outcome.message, { paths: outcome.paths, libraries: outcome.libraries });
   return outcome;
