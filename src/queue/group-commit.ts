@@ -1,5 +1,7 @@
-import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+
+/** Runs `fn` in one transaction and tells its events after the commit (ScanQueue.batch). */
+export type Batch = <T>(fn: () => T) => T;
 
 /** A sink whose callers wait for the shared commit of their batch. */
 export type AsyncEnqueue = (requests: ScanRequest[]) => Promise<EnqueueOutcome>;
@@ -17,9 +19,15 @@ interface Waiting {
  * BEGIN/COMMIT per request was most of serve's CPU under load. A request
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
- * it, so nothing half-written is ever acknowledged.
+ * it, so nothing half-written is ever acknowledged. The transaction is the
+ * queue's own (`batch`), so the queue's events go out after that commit.
  */
-export function createGroupCommit(sink: ScanSink, db: Database, check: (requests: ScanRequest[]) => unknown, maxBatch = 512): AsyncEnqueue {
+export function createGroupCommit(
+  sink: ScanSink,
+  inOneTransaction: Batch,
+  check: (requests: ScanRequest[]) => unknown,
+  maxBatch = 512,
+): AsyncEnqueue {
   let batch: Waiting[] = [];
   let scheduled = false;
 
@@ -38,7 +46,7 @@ export function createGroupCommit(sink: ScanSink, db: Database, check: (requests
     if (items.length === 0) return;
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = db.transaction(() => items.map((item) => sink.enqueue(item.requests))).immediate();
+      outcomes = inOneTransaction(() => items.map((item) => sink.enqueue(item.requests)));
     } catch (error) {
       for (const item of items) item.reject(error);
       return;

@@ -94,14 +94,14 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
-  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
+  const sink = { enqueue: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests) };
   const status = () => ({
     target: targets[0]?.target.name,
     targets: delivery?.targetStates() ?? {},
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
+  const wiring = wireDashboard({ config, db, queue, clock, mapper, targets, status, anchors });
   const compat = createCompatDeps(config, { clock, localPaths: localPathsOf(config) });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
@@ -138,11 +138,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
-  const notifications = startNotifications({ config, clock, logger, delivery: () => delivery, drive: () => drive, anchors });
+  const notifications = startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
-    queue: notifications.observeConfirmations(wiring.observedConfirmations(queue)),
+    queue,
     targets,
     env: deps.env,
     clock,
@@ -152,7 +152,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     anchors: mount.anchors,
   });
   delivery = startDelivery({
-    queue: notifications.observeDeliveries(wiring.observed(queue)),
+    queue,
     targets,
     clock,
     logger,
@@ -182,6 +182,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.delivery.stop(10_000);
       await afterScan.stop();
       await notifications.stop();
+      wiring.stop();
       anchorPoll?.stop();
       await mount.close();
       shutdown.abort();
