@@ -1,12 +1,13 @@
-import type { Database } from "better-sqlite3";
 import { inTransaction } from "./database.js";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
-import type { Logger } from "../lib/logger.js";
 import { coalesceRequest } from "./coalesce.js";
 import * as deliveries from "./deliveries.js";
 import { normalizeFolder, separatorOf } from "./folder-key.js";
-import { createPriorityOf, type PriorityOf, type PriorityRules } from "./priority.js";
+import { createPriorityOf, type PriorityOf } from "./priority.js";
+import { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
+
+export { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
 import { QueueReads } from "./queue-reads.js";
 import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
 import { attachFiles } from "./scan-files.js";
@@ -15,7 +16,6 @@ import {
   recordFileChecks,
   type DueFileCheck,
   type FileCheckContext,
-  type FileCheckPolicy,
   type FileCheckResult,
   type FileCheckSummary,
 } from "./file-checks.js";
@@ -23,43 +23,6 @@ import type { DeliveryJob, ExpiredScan, LibraryRef } from "./types.js";
 import { finishConfirming, recordConfirming, type ConfirmFinish, type ConfirmProgress } from "./confirm-store.js";
 import * as actions from "./actions.js";
 import { EventBuffer, type DeliveryRecord, type QueueEvent, type QueueListener } from "./events.js";
-
-export interface ScanQueueOptions {
-  db: Database;
-  clock: Clock;
-  /** Target names; every scan gets one delivery per target. */
-  targets: string[];
-  /** Trailing debounce per folder (SERVER_SCAN_DELAY × 1000). */
-  delayMs: number;
-  /** Cap of the debounce from a scan's first request; see defaultMaxWaitMs. */
-  maxWaitMs?: number;
-  /** SERVER_SCAN_PRIORITIES. */
-  priorities?: PriorityRules;
-  logger: Logger;
-  /** Finished scans kept for `recent()`: 1,000 done and 10,000 failed by default. */
-  history?: Partial<deliveries.HistoryLimits>;
-  /**
-   * Reset deliveries a crash left `delivering` (default true). Only the
-   * process that delivers, holding the instance lock, may do it; a read-only
-   * inspector passes false.
-   */
-  recover?: boolean;
-  /** Who this process is in claims (default: host, pid and a random tag). */
-  owner?: string;
-  /** How long a claim holds without renewal (default 2 min; the scheduler renews every 30 s). */
-  leaseMs?: number;
-  /** File-exists checks: when set, named imports hold their scan until they are visible. */
-  fileChecks?: FileCheckPolicy;
-}
-
-/**
- * Default cap of the trailing debounce: ten delays, but never more than 30
- * minutes (nor less than one delay). With plex_autoscan's 180 s delay a folder
- * that keeps receiving files is still scanned every 30 minutes.
- */
-export function defaultMaxWaitMs(delayMs: number): number {
-  return Math.max(delayMs, Math.min(10 * delayMs, 30 * 60_000));
-}
 
 /**
  * The durable, coalescing scan queue (SQLite), and the only writer of its
