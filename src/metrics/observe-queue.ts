@@ -33,6 +33,10 @@ export function observeQueue(events: QueueEvents, metrics: ScanMetrics): () => v
         metrics.delivery(job.target, LABELS[event.record], latency, seconds(at - job.firstRequestedAt));
         return;
       }
+      case "claim-released":
+        // Given back unsent: not an outcome; a new claim starts its clock again.
+        claimedAt.delete(event.job.deliveryId);
+        return;
       case "confirmation-ended": {
         const after = event.confirmedAfterMs;
         const outcome = event.state === "done" ? "confirmed" : "unconfirmed";

@@ -6,7 +6,9 @@ import type { DeliveryJob, LibraryRef } from "./types.js";
 export type DeliveryOutcome =
   | { kind: "done"; libraries: LibraryRef[] }
   | { kind: "unavailable" | "auth" | "fatal"; error: string; libraries: LibraryRef[] | null }
-  | { kind: "no-library"; error: string };
+  | { kind: "no-library"; error: string }
+  /** An anchor was missing right before a scan call: nothing more was sent, and the claim goes back as it was. */
+  | { kind: "held" };
 
 /** A target as delivery sees it: the server, its library list, and its own path form. */
 export interface DeliveryTarget {
@@ -39,9 +41,16 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
  * Resolves the libraries holding the job's folder, in this target's path
  * form, and asks the target to scan it: Plex in each library (a folder may
  * sit in a 4K and a 1080p library), the others once (their call is not per
- * library). Never throws: every failure comes back as an outcome.
+ * library). `ready`, when given, is asked right before each scan call, and
+ * the call is made in the same turn as it answers true; on false nothing
+ * more is sent ("held": the libraries already scanned are scanned again with
+ * the rest). Never throws: every failure comes back as an outcome.
  */
-export async function deliverFolder(dt: DeliveryTarget, job: Pick<DeliveryJob, "folder" | "files">): Promise<DeliveryOutcome> {
+export async function deliverFolder(
+  dt: DeliveryTarget,
+  job: Pick<DeliveryJob, "folder" | "files">,
+  ready?: () => Promise<boolean>,
+): Promise<DeliveryOutcome> {
   const folder = dt.toTargetPath(job.folder);
   const files = job.files.map((f) => dt.toTargetPath(f));
   let matches: Library[] | null = null;
@@ -49,7 +58,10 @@ export async function deliverFolder(dt: DeliveryTarget, job: Pick<DeliveryJob, "
     matches = await dt.libraries.librariesFor(folder);
     if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(dt, folder) };
     const scanned = dt.type === "plex" ? matches : matches.slice(0, 1);
-    for (const library of scanned) await dt.target.scan(folder, library, files);
+    for (const library of scanned) {
+      if (ready && !(await ready())) return { kind: "held" };
+      await dt.target.scan(folder, library, files);
+    }
     return { kind: "done", libraries: matches.map(refOf) };
   } catch (error) {
     const refs = matches ? matches.map(refOf) : null;

@@ -14,6 +14,7 @@ export type QueueEvent =
   | { type: "enqueued"; at: number; dueAt: number; queued: string[]; covered: string[] }
   | { type: "claimed"; at: number; target: string; jobs: DeliveryJob[] }
   | { type: "delivery-recorded"; at: number; job: DeliveryJob; record: DeliveryRecord; error?: string }
+  | { type: "claim-released"; at: number; job: DeliveryJob }
   | { type: "leases-released"; at: number; deliveries: number }
   | { type: "files-checked"; at: number; dueAt?: number; ready: string[]; exhausted: string[]; failed: string[] }
   | { type: "scans-expired"; at: number; scans: ExpiredScan[]; reason: string }

@@ -93,8 +93,8 @@ export const DELIVERY = {
   requeue: {
     from: ["delivering"],
     to: "pending",
-    when: "the attempt is retried later; its lease ran out; a restart found it in flight",
-    by: ["statements.markRetry", "statements.releaseLease", "statements.resetDelivering"],
+    when: "the attempt is retried later; its lease ran out; a restart found it in flight; an anchor went missing right before the call (given back unsent, no attempt counted)",
+    by: ["statements.markRetry", "statements.releaseLease", "statements.resetDelivering", "statements.releaseClaim"],
   },
   deliver: { from: ["delivering"], to: "done", when: "the target accepted it", by: ["statements.markDone"] },
   confirm: {

@@ -188,6 +188,16 @@ export class ScanQueue extends QueueReads implements ScanSink {
     return this.record(job, "skipped", reason, (now) => deliveries.recordSkipped(this.ctx, job, reason, now));
   }
 
+  /** Gives a claim back unsent: pending as it was, no attempt counted (false when it is no longer ours). */
+  releaseClaim(job: DeliveryJob): boolean {
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const ours = deliveries.releaseClaim(this.ctx, job, now);
+      if (ours) this.tell({ type: "claim-released", at: now, job });
+      return ours;
+    });
+  }
+
   /** Extends the lease of every claim this process holds. */
   renewLeases(): number {
     return this.transaction(() => deliveries.renewLeases(this.ctx, this.clock.now()));

@@ -39,7 +39,11 @@ export interface ServiceDeps {
   target?: Target;
   /** Per-request time-out of the HTTP targets (tests pass a short one; 30 s by default). */
   targetTimeoutMs?: number;
-  /** How often the anchors are looked at while nothing asks (for /health and the watchers); 10 s by default. */
+  /**
+   * How often the anchors are looked at while nothing asks (for /health and
+   * the watchers), and how soon missing anchors are looked for again before
+   * due scans go out; 10 s by default.
+   */
   anchorPollMs?: number;
 }
 
@@ -160,6 +164,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
     anchors,
+    anchorRetryMs: deps.anchorPollMs,
   });
   const onPoll = wiring.metrics?.drivePoll;
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });

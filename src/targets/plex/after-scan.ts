@@ -47,7 +47,11 @@ export interface PlexAfterScan {
   /** Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way). */
   analyze(items: readonly PlexItemRef[]): Promise<AnalyzeReport>;
   /** The guarded empty-trash step for one section (see emptyTrashIfSafe). */
-  emptyTrash(section: { id: string; type: string }, input: Omit<TrashInput, "deletedCount">): Promise<TrashResult>;
+  emptyTrash(
+    section: { id: string; type: string },
+    input: Omit<TrashInput, "deletedCount">,
+    anchorsPresentNow?: () => Promise<boolean>,
+  ): Promise<TrashResult>;
 }
 
 export interface AfterScanDeps {
@@ -108,7 +112,7 @@ export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
     },
-    emptyTrash: (section, input) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings),
+    emptyTrash: (section, input, anchorsPresentNow) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings, anchorsPresentNow),
   };
 }
 
