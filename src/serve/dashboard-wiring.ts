@@ -1,4 +1,5 @@
 import type { Config } from "../config/types.js";
+import type { TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
 import { observeQueue } from "../metrics/observe-queue.js";
@@ -9,7 +10,6 @@ import type { Database } from "../queue/database.js";
 import { QueueBrowser } from "../queue/history.js";
 import type { ScanQueue } from "../queue/scan-queue.js";
 import type { DashboardDeps } from "../server/dashboard/deps.js";
-import type { BuiltTarget } from "../targets/build-targets.js";
 
 export interface DashboardWiring {
   dashboard: DashboardDeps;
@@ -25,7 +25,7 @@ export interface DashboardWiringDeps {
   queue: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory" | "subscribe">;
   clock: Clock;
   mapper: PathMapper;
-  targets: readonly BuiltTarget[];
+  targets: readonly TargetRuntime[];
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };
   /** The service's anchor monitor when anchors are configured: the anchor gauges read its last check. */
   anchors?: AnchorMonitor;
