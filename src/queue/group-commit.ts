@@ -1,10 +1,12 @@
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 
+/** Writes requests inside the caller's transaction (the ScanQueue). */
+export interface QueueWriter {
+  enqueue(requests: ScanRequest[]): EnqueueOutcome;
+}
+
 /** Runs `fn` in one transaction and tells its events after the commit (ScanQueue.batch). */
 export type Batch = <T>(fn: () => T) => T;
-
-/** A sink whose callers wait for the shared commit of their batch. */
-export type AsyncEnqueue = (requests: ScanRequest[]) => Promise<EnqueueOutcome>;
 
 interface Waiting {
   requests: ScanRequest[];
@@ -13,9 +15,10 @@ interface Waiting {
 }
 
 /**
- * Group commit for the HTTP path: every enqueue asked for during one turn of
- * the event loop is written in a single SQLite transaction, and each caller is
- * answered only after that commit — so a 2xx still means "on disk". One
+ * The ScanSink every source enqueues through. Group commit: every enqueue
+ * asked for during one turn of the event loop is written in a single SQLite
+ * transaction, and each caller is answered only after that commit — so a 2xx
+ * still means "on disk". One
  * BEGIN/COMMIT per request was most of serve's CPU under load. A request
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
@@ -23,11 +26,11 @@ interface Waiting {
  * queue's own (`batch`), so the queue's events go out after that commit.
  */
 export function createGroupCommit(
-  sink: ScanSink,
+  writer: QueueWriter,
   inOneTransaction: Batch,
   check: (requests: ScanRequest[]) => unknown,
   maxBatch = 512,
-): AsyncEnqueue {
+): ScanSink {
   let batch: Waiting[] = [];
   let scheduled = false;
 
@@ -46,7 +49,7 @@ export function createGroupCommit(
     if (items.length === 0) return;
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = inOneTransaction(() => items.map((item) => sink.enqueue(item.requests)));
+      outcomes = inOneTransaction(() => items.map((item) => writer.enqueue(item.requests)));
     } catch (error) {
       for (const item of items) item.reject(error);
       return;
@@ -54,13 +57,15 @@ export function createGroupCommit(
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));
   };
 
-  return (requests) =>
-    new Promise<EnqueueOutcome>((resolve, reject) => {
-      batch.push({ requests, resolve, reject });
-      if (batch.length >= maxBatch) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
+  return {
+    enqueue: (requests) =>
+      new Promise<EnqueueOutcome>((resolve, reject) => {
+        batch.push({ requests, resolve, reject });
+        if (batch.length >= maxBatch) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      }),
+  };
 }

@@ -1,5 +1,5 @@
 import { inTransaction } from "./database.js";
-import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import { coalesceRequest } from "./coalesce.js";
 import * as deliveries from "./deliveries.js";
@@ -30,7 +30,7 @@ import { EventBuffer, type DeliveryRecord, type QueueEvent, type QueueListener }
  * each one transaction (or part of the caller's `batch`), and told to
  * `subscribe`rs after the commit. Every method is synchronous.
  */
-export class ScanQueue extends QueueReads implements ScanSink {
+export class ScanQueue extends QueueReads {
   private readonly ctx: FileCheckContext;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
