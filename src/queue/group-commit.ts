@@ -1,10 +1,12 @@
-import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 
 /** Writes requests inside the caller's transaction (the ScanQueue). */
 export interface QueueWriter {
   enqueue(requests: ScanRequest[]): EnqueueOutcome;
 }
+
+/** Runs `fn` in one transaction and tells its events after the commit (ScanQueue.batch). */
+export type Batch = <T>(fn: () => T) => T;
 
 interface Waiting {
   requests: ScanRequest[];
@@ -20,11 +22,12 @@ interface Waiting {
  * BEGIN/COMMIT per request was most of serve's CPU under load. A request
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
- * it, so nothing half-written is ever acknowledged.
+ * it, so nothing half-written is ever acknowledged. The transaction is the
+ * queue's own (`batch`), so the queue's events go out after that commit.
  */
 export function createGroupCommit(
   writer: QueueWriter,
-  db: Database,
+  inOneTransaction: Batch,
   check: (requests: ScanRequest[]) => unknown,
   maxBatch = 512,
 ): ScanSink {
@@ -46,7 +49,7 @@ export function createGroupCommit(
     if (items.length === 0) return;
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = db.transaction(() => items.map((item) => writer.enqueue(item.requests))).immediate();
+      outcomes = inOneTransaction(() => items.map((item) => writer.enqueue(item.requests)));
     } catch (error) {
       for (const item of items) item.reject(error);
       return;

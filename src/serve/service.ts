@@ -104,7 +104,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     mapper,
     ignoreList: config.SERVER_IGNORE_LIST,
     catalog,
-    sink: createGroupCommit(queue, db, ScanQueue.checkRequests),
+    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests),
     logger,
   });
   const status = () => ({
@@ -113,7 +113,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
+  const wiring = wireDashboard({ config, db, queue, clock, mapper, targets, status, anchors });
   const compat = createCompatDeps(config, { clock, catalog });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
@@ -148,11 +148,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
-  const notifications = startNotifications({ config, clock, logger, delivery: () => delivery, drive: () => drive, anchors });
+  const notifications = startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
-    queue: notifications.observeConfirmations(wiring.observedConfirmations(queue)),
+    queue,
     targets,
     env: deps.env,
     clock,
@@ -162,7 +162,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     anchors: mount.anchors,
   });
   delivery = startDelivery({
-    queue: notifications.observeDeliveries(wiring.observed(queue)),
+    queue,
     targets,
     clock,
     logger,
@@ -193,6 +193,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       await running.delivery.stop(10_000);
       await afterScan.stop();
       await notifications.stop();
+      wiring.stop();
       anchorPoll?.stop();
       await mount.close();
       shutdown.abort();

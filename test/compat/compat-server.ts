@@ -38,7 +38,7 @@ export async function startCompatServer(options: {
   const queue = new ScanQueue({ db, clock: options.clock, targets: ["plex"], delayMs: 60_000, priorities: {}, logger });
   const mapper = createPathMapper({});
   const catalog: LibraryCatalog = { knownLibraries: () => options.libraries, refreshLibraries: async () => undefined };
-  const sink = createGroupCommit(queue, db, ScanQueue.checkRequests);
+  const sink = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
   const server: Server = createScanServer({
     pass: COMPAT_PASS,
     queue,

@@ -134,14 +134,13 @@ async function runAction(ctx: RequestContext, deps: DashboardDeps, action: strin
   } else {
     const id = positiveInteger(fields.id, Number.MAX_SAFE_INTEGER);
     if (id === undefined) throw new HttpError(400, "id must be the number of a scan");
-    const run = action === "scan-now" ? deps.actions.scanNow : action === "retry" ? deps.actions.retry : deps.actions.cancel;
-    const result = run(id);
+    const { actions } = deps;
+    const result = action === "scan-now" ? actions.scanNow(id) : action === "retry" ? actions.retry(id) : actions.cancel(id);
     if (!result.ok) {
       ctx.deps.logger.info({ action, id, refused: result.reason, ...who }, "dashboard action refused");
       if (html) return send(res, result.status, "text/html; charset=utf-8", renderResultPage(false, "Not done", [result.reason]));
       throw new HttpError(result.status, result.reason);
     }
-    if (action !== "cancel") deps.wake();
     const scan = deps.browser.scan(id);
     const state = scan?.state ?? "gone";
     answer = { status: 200, body: { action, id, state, scan: scan && withIsoTimes(scan), message: `scan ${id} is now ${state}` } };
