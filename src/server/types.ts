@@ -1,19 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ScanSink } from "../domain.js";
+import type { Ingest } from "../ingest/pipeline.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { ScanMetrics } from "../metrics/metrics.js";
+import type { PathMapper } from "../paths/mapper.js";
 import type { QueuedScan } from "../queue/types.js";
 import type { CompatDeps } from "./compat/deps.js";
 import type { DashboardDeps } from "./dashboard/deps.js";
 import type { LiveEvents } from "./dashboard/events.js";
 import type { HealthFacts } from "./health.js";
-import type { IngestDeps, IngestSink } from "./ingest.js";
 import type { DashboardLogin } from "./login/dashboard-login.js";
 import type { FormToken } from "./same-origin.js";
 
-/** The queue as the HTTP side sees it: a sink plus what the pages and the API list. */
-export interface QueueView extends ScanSink {
+/** The queue as the HTTP side sees it: what the pages and the API list. */
+export interface QueueView {
   countPending(): number;
   countFailed(): number;
   listPending(limit?: number): QueuedScan[];
@@ -23,11 +23,15 @@ export interface QueueView extends ScanSink {
   listUnconfirmed?(limit?: number): QueuedScan[];
 }
 
-export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
+export interface ScanServerDeps {
   pass: string;
   queue: QueueView;
-  /** Where requests are committed; the queue itself when absent (the service passes a group commit). */
-  sink?: IngestSink;
+  /** The one way in (src/ingest): every webhook, manual scan and /triggers request goes through it. */
+  ingest: Ingest;
+  /** SERVER_ALLOW_MANUAL_SCAN. */
+  allowManual: boolean;
+  /** SERVER_PATH_MAPPINGS, for the autopulse hash check (it reads the file the request names). */
+  mapper: PathMapper;
   logger: Logger;
   clock: Clock;
   /** Extra, secret-free facts for GET /health (targets, drive monitor). */
