@@ -1,6 +1,6 @@
 import type { Config, TriggerType } from "../../config/types.js";
 import type { Clock } from "../../lib/clock.js";
-import { createBasicAuth, type BasicAuth } from "./basic-auth.js";
+import { createBasicAuth, type BasicAuth } from "../../auth/basic-auth.js";
 import { createHashCheck, type HashCheck } from "./hash-check.js";
 
 /** What the /triggers/* routes need beyond the scan server's own deps. */

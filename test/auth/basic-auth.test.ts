@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../src/auth/password-hash.js";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createBasicAuth } from "../../src/server/compat/basic-auth.js";
+import { createBasicAuth } from "../../src/auth/basic-auth.js";
 import { startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { createCredentialCheck, hasLogin, type Login } from "../../auth/credentials.js";
-import type { Clock } from "../../lib/clock.js";
-import { BoundedMap } from "./bounded-map.js";
+import { createCredentialCheck, hasLogin, type Login } from "./credentials.js";
+import type { Clock } from "../lib/clock.js";
+import { BoundedMap } from "../lib/bounded-map.js";
 import { createLoginLimiter } from "./login-limiter.js";
 
 export type BasicVerdict = { ok: true } | { ok: false; status: 401 | 429; reason: string; challenge: boolean; retryAfterSeconds?: number };
