@@ -1,6 +1,7 @@
 import type { Library } from "../domain.js";
 import { systemClock, type Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
+import { SingleFlight } from "../lib/single-flight.js";
 import { findLibrariesFor } from "../paths/index.js";
 
 export interface LibraryCacheOptions {
@@ -45,7 +46,7 @@ export class LibraryCache {
   private cached: { libraries: Library[]; fetchedAt: number } | undefined;
   private stale = false;
   private lastAttemptAt = -Infinity;
-  private inflight: Promise<Library[]> | undefined;
+  private readonly fetching = new SingleFlight<Library[]>();
   private timer: unknown;
 
   constructor(options: LibraryCacheOptions) {
@@ -71,13 +72,10 @@ export class LibraryCache {
 
   /** Asks the server now; concurrent callers share one request. Throws what the fetch threw. */
   fetchNow(): Promise<Library[]> {
-    if (!this.inflight) {
+    return this.fetching.run(() => {
       this.lastAttemptAt = this.clock.now();
-      this.inflight = this.fetchOnce().finally(() => {
-        this.inflight = undefined;
-      });
-    }
-    return this.inflight;
+      return this.fetchOnce();
+    });
   }
 
   /**
@@ -86,7 +84,7 @@ export class LibraryCache {
    * path: the HTTP side's LibraryCatalog, delivery's librariesFor().
    */
   async refreshLibraries(): Promise<void> {
-    if (!this.inflight && this.clock.now() - this.lastAttemptAt < this.missRefetchMs) return;
+    if (!this.fetching.running && this.clock.now() - this.lastAttemptAt < this.missRefetchMs) return;
     await this.fetchNow().catch((error: unknown) => this.warn(error, "could not refetch the libraries"));
   }
 

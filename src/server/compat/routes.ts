@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ScanServerDeps } from "../app.js";
 import { HttpError } from "../http-error.js";
+import { crossSiteRefusal } from "../same-origin.js";
 import { handleATrain, handleManual, handleNamed } from "./handlers.js";
 
 /** How the caller proved itself: HTTP Basic on `/triggers/…`, or the pass in `/<pass>/triggers/…`. */
@@ -20,7 +21,10 @@ export async function handleTriggers(
 ): Promise<void> {
   const compat = deps.compat;
   if (compat === undefined) throw new HttpError(404, "no such route");
-  refuseCrossSite(req);
+  // Browsers attach remembered Basic credentials to cross-site requests too, and
+  // GET with ?path= queues: the one policy for every method, no form token here.
+  const refusal = crossSiteRefusal(req, false);
+  if (refusal !== undefined) throw new HttpError(403, refusal);
   if (auth === "basic") {
     const verdict = await compat.basicAuth.check(req.headers.authorization, req.socket.remoteAddress ?? "unknown");
     if (!verdict.ok) {
@@ -48,18 +52,4 @@ export async function handleTriggers(
     );
   }
   return handleNamed(req, res, url, name, type, withCompat);
-}
-
-/**
- * Browsers attach remembered Basic credentials to cross-site requests too, so
- * a page elsewhere could make a logged-in browser queue scans. Webhook senders
- * send neither header; browsers always send one of them on a POST.
- */
-function refuseCrossSite(req: IncomingMessage): void {
-  const refused = new HttpError(403, "cross-site requests are refused");
-  if (req.headers["sec-fetch-site"] === "cross-site") throw refused;
-  const origin = req.headers.origin;
-  if (origin === undefined || req.method === "GET" || req.method === "HEAD") return;
-  // "null" (sandboxed frames, file://) does not parse and is refused with the rest.
-  if ((URL.canParse(origin) ? new URL(origin).host : "") !== req.headers.host) throw refused;
 }
