@@ -1,3 +1,4 @@
+import { secretValuesOf } from "../config/secrets.js";
 import type { Config } from "../config/types.js";
 import { resolveTargets, type ResolvedTarget } from "../paths/trace.js";
 import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
@@ -33,6 +34,7 @@ export async function runChecks(checks: readonly DoctorCheck[], ctx: DoctorConte
 }
 
 function redactor(config: Config): (text: string) => string {
-  const secrets = [config.SERVER_PASS, config.PLEX_TOKEN, config.CLOUD.CLIENT_SECRET].filter((s) => s.length >= 4);
+  // Longest first, so a secret holding a shorter one is hidden whole.
+  const secrets = secretValuesOf(config).sort((a, b) => b.length - a.length);
   return (text) => secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
 }

@@ -4,7 +4,8 @@ import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import { createNotifier, type Notifier } from "../notify/notifier.js";
 import { observeFailures, observeUnconfirmed } from "../notify/observe-queue.js";
-import { channelsOf, secretsOf } from "../notify/settings.js";
+import { channelsOf } from "../notify/settings.js";
+import { secretValuesOf } from "../config/secrets.js";
 import { watchStates } from "../notify/state-watch.js";
 import type { ConfirmQueue } from "../queue/confirmations.js";
 import type { DeliveryHandle, DeliveryQueue } from "../queue/scheduler.js";
@@ -51,7 +52,7 @@ export function startNotifications(deps: NotificationsDeps): NotificationsHandle
   }
   const notifier: Notifier = createNotifier({
     channels,
-    secrets: secretsOf(config),
+    secrets: secretValuesOf(config),
     clock,
     logger,
     ...(deps.policy ? { policy: deps.policy } : {}),
