@@ -2,6 +2,7 @@ import { secretValuesOf } from "../config/secrets.js";
 import type { Config } from "../config/types.js";
 import { resolveTargets, type ResolvedTarget } from "../paths/trace.js";
 import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 /** The context's shared library lookup: the first caller reads, the others wait for the same answer. */
 export function memoLibraries(targets: DoctorContext["targets"]): () => Promise<ResolvedTarget[]> {
@@ -23,9 +24,7 @@ export async function runChecks(checks: readonly DoctorCheck[], ctx: DoctorConte
       try {
         return await check.run(ctx);
       } catch (error) {
-        return [
-          { name: check.name, ok: false, detail: `the check itself failed: ${error instanceof Error ? error.message : String(error)}` },
-        ];
+        return [{ name: check.name, ok: false, detail: `the check itself failed: ${messageOf(error)}` }];
       }
     }),
   );

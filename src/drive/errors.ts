@@ -1,4 +1,5 @@
 import { INVALID_GRANT_ADVICE } from "../auth/errors.js";
+import { messageOf } from "../lib/errors.js";
 
 /**
  * Drive API failures, classified once here by how the poller reacts:
@@ -38,7 +39,7 @@ export function toDriveApiError(error: unknown, what: string): DriveApiError {
     return new DriveApiError(`${detail}: ${why}. ${INVALID_GRANT_ADVICE}`, "auth", status, "invalid_grant");
   }
   if (status === undefined) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return new DriveApiError(`${detail} (${message})`, "unavailable", undefined, undefined);
   }
   if (status === 429 || (status === 403 && reason !== undefined && RATE_LIMIT_REASONS.has(reason))) {

@@ -8,6 +8,7 @@ import { trashCauseOf } from "../targets/plex/empty-trash.js";
 import type { ConfirmFinish, ConfirmingDelivery } from "./confirm-store.js";
 import type { AnchorCheck } from "./gates.js";
 import { logHookRun } from "./hook-log.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface SettleDeps {
   afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash">;
@@ -133,7 +134,7 @@ async function emptyTrashOfBatch(batch: ConfirmingDelivery[], sections: PlexSect
         deps.logger.warn({ section: section.title, reason: result.reason }, "the section's trash was not emptied");
       }
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       outcome.set(id, `not emptied: ${reason}`);
       deps.logger.warn({ section: section.title, err: error }, "could not empty the section's trash");
     }

@@ -1,5 +1,6 @@
 import type { Logger } from "../lib/logger.js";
 import { RcAuthError, RcCommandError, RcDirError, RcUnreachableError } from "./rc-errors.js";
+import { messageOf } from "../lib/errors.js";
 
 export type RcState = "unknown" | "ok" | "unreachable" | "unauthorized";
 
@@ -167,5 +168,5 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
     return `no answer within ${timeoutMs / 1000} s`;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return cause ?? (error instanceof Error ? error.message : String(error));
+  return cause ?? messageOf(error);
 }

@@ -22,6 +22,7 @@ import { handleMetrics } from "./metrics-route.js";
 import type { ScanMetrics } from "../metrics/metrics.js";
 import type { DashboardLogin } from "./login/dashboard-login.js";
 import { admitToDashboard, handleLogin, handleLogout, type DashboardPart } from "./login/routes.js";
+import { messageOf } from "../lib/errors.js";
 
 /** The queue as the HTTP side sees it: a sink plus what the pages and the API list. */
 export interface QueueView extends ScanSink {
@@ -187,7 +188,7 @@ function fail(res: ServerResponse, logger: Logger, error: unknown): void {
     if (error.status === 413) res.setHeader("connection", "close");
     return sendJson(res, error.status, { error: error.message, ...error.details });
   }
-  logger.error({ err: error instanceof Error ? error.message : String(error) }, "request failed");
+  logger.error({ err: messageOf(error) }, "request failed");
   sendJson(res, 500, { error: "internal error; the request was not queued (see the service log)" });
 }
 

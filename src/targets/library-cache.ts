@@ -3,6 +3,7 @@ import { systemClock, type Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { SingleFlight } from "../lib/single-flight.js";
 import { findLibrariesFor } from "../paths/index.js";
+import { namedMessageOf } from "../lib/errors.js";
 
 export interface LibraryCacheOptions {
   /** Asks the media server for its libraries; throws a Target*Error when it cannot. */
@@ -137,7 +138,7 @@ export class LibraryCache {
   }
 
   private warn(error: unknown, message: string, folder?: string): void {
-    const err = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const err = namedMessageOf(error);
     this.logger?.warn({ target: this.name, ...(folder === undefined ? {} : { folder }), err }, message);
   }
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
+import { messageOf } from "../../lib/errors.js";
 
 export type HashVerdict =
   | { status: "match"; file: string }
@@ -86,5 +87,5 @@ function unique(paths: string[]): string[] {
 
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
+  return code ?? messageOf(error);
 }

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { UserError, type Library } from "../../domain.js";
+import { messageOf } from "../../lib/errors.js";
 
 /** Read-only view of Plex's `com.plexapp.plugins.library.db`. */
 export interface PlexLibraryDb {
@@ -86,5 +87,5 @@ function sectionType(value: number | null): string {
 function describe(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === "SQLITE_CANTOPEN") return "the file is missing or not readable by this user";
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -2,6 +2,7 @@ import { TargetUnavailableError } from "../../domain.js";
 import { isTargetError, redactSecrets } from "../http-errors.js";
 import { parseServerUrl } from "../server-url.js";
 import { errorForFailure, errorForStatus } from "./errors.js";
+import { messageOf } from "../../lib/errors.js";
 
 export interface PlexHttpOptions {
   /** PLEX_LOCAL_URL, e.g. `http://localhost:32400` or `https://proxy/plex`. */
@@ -70,7 +71,7 @@ export class PlexHttp {
     try {
       return parse();
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       throw this.redacted(new TargetUnavailableError(`Plex at ${this.where} gave an unreadable answer when asked to ${action}: ${reason}`));
     }
   }
