@@ -4,7 +4,7 @@ import type { Logger } from "../lib/logger.js";
 import { deliverFolder, deliveryTargetOf, type DeliveryOutcome, type DeliveryTarget } from "./deliver.js";
 import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
-import { planOutcome, type OutcomeWrite } from "./record-outcome.js";
+import { planOutcome, type Attempt, type OutcomeWrite } from "./record-outcome.js";
 import type { ScanQueue } from "./scan-queue.js";
 import { TargetHealth, type HealthState } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
@@ -84,7 +84,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   const inFlight = new Map(targets.map(({ target: t }) => [t.name, 0]));
   const running = new Set<Promise<void>>();
   // Answers received since the last tick: recorded together, in one transaction.
-  const completed: Array<{ dt: DeliveryTarget; job: DeliveryJob; outcome: DeliveryOutcome }> = [];
+  const completed: Array<Attempt & { dt: DeliveryTarget }> = [];
   // Outcomes the database refused to record (disk full, I/O error): kept and
   // written again on every tick, while their claims stay leased to us.
   const unrecorded: OutcomeWrite[] = [];
@@ -106,7 +106,10 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   let stopping = false;
   let detached = false;
   let tickQueued = false;
+  const healthOf = (t: Target) => health.get(t.name) as TargetHealth;
   const freeSlots = (t: Target) => Math.min(policy.concurrencyPerTarget, t.maxInFlight ?? Infinity) - (inFlight.get(t.name) ?? 0);
+  // While a target is down, one probe per interval (callStarted holds the next one back).
+  const slotsToClaim = (t: Target) => (healthOf(t).probing ? Math.min(1, freeSlots(t)) : freeSlots(t));
   const holding = () => running.size + completed.length + unrecorded.length > 0;
   const unsubscribe = queue.subscribe((dueAt) => {
     if (!stopping && dueAt < armedAt) arm(dueAt);
@@ -138,7 +141,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       gates.runFileChecks(now);
       const ready = targets.filter(({ target }) => {
         const free = freeSlots(target);
-        return free > 0 && !health.get(target.name)?.isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
+        return free > 0 && !healthOf(target).isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
       });
       // Missing anchors pause every delivery: nothing is sent and no attempt is counted.
       const paused = ready.length > 0 && !gates.anchorsOk(now);
@@ -146,7 +149,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
         const claims = queue.batch(() =>
           ready.map((dt) => ({
             dt,
-            jobs: queue.claimDue(dt.target.name, freeSlots(dt.target)),
+            jobs: queue.claimDue(dt.target.name, slotsToClaim(dt.target)),
           })),
         );
         for (const { dt, jobs } of claims) for (const job of jobs) start(dt, job);
@@ -174,7 +177,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     for (const { target } of paused ? [] : targets) {
       if (freeSlots(target) <= 0) continue; // a completion re-ticks
       const due = queue.nextDueAt(target.name);
-      if (due !== undefined) at = Math.min(at, Math.max(due, health.get(target.name)?.heldUntil ?? 0));
+      if (due !== undefined) at = Math.min(at, Math.max(due, healthOf(target).heldUntil));
     }
     if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
     return Math.min(at, upkeep.nextWakeAt(now, holding(), !paused));
@@ -183,13 +186,14 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   function start(dt: DeliveryTarget, job: DeliveryJob): void {
     const { target } = dt;
     inFlight.set(target.name, (inFlight.get(target.name) ?? 0) + 1);
+    const mark = healthOf(target).callStarted(clock.now());
     const before = around ? around.before(dt, job).catch(() => undefined) : Promise.resolve();
     const work = before
       // The anchors are looked at again right before each scan call, after the claim: a pass
       // seen before it (anchorsOk) lets work be claimed, never sent.
       .then(() => deliverFolder(dt, job, ready))
       .then((outcome) => {
-        if (!detached) completed.push({ dt, job, outcome });
+        if (!detached) completed.push({ dt, job, outcome, mark });
       })
       .catch((error: unknown) => logger.error({ err: error, folder: job.folder }, "delivery bookkeeping failed"))
       .finally(() => {
@@ -214,7 +218,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     if (completed.length === 0) return;
     const batch = completed.splice(0).map((c) => ({
       ...c,
-      write: planOutcome(outcomes, c.dt.target.name, health.get(c.dt.target.name) as TargetHealth, c.job, c.outcome, now),
+      write: planOutcome(outcomes, c.dt.target.name, healthOf(c.dt.target), c, now),
     }));
     if (unrecorded.length > 0) unrecorded.push(...batch.map((b) => b.write));
     else {
