@@ -1,3 +1,5 @@
+import { TARGET_TYPES } from "../domain.js";
+
 /**
  * Marks a value as secret: config errors never echo it, and `config show`,
  * doctor, the logs and notifications mask it (config/secrets.ts reads the
@@ -45,7 +47,7 @@ const TARGET_ENTRY: Spec = {
   kind: "object",
   required: ["TYPE", "NAME", "URL"],
   fields: {
-    TYPE: { kind: "enum", values: ["plex", "jellyfin", "emby", "autoscan"] },
+    TYPE: { kind: "enum", values: TARGET_TYPES },
     NAME: {
       kind: "string",
       nonEmpty: true,

@@ -1,4 +1,12 @@
-import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../domain.js";
+import {
+  TargetAuthError,
+  TargetFatalError,
+  TargetUnavailableError,
+  type Library,
+  type Target,
+  type TargetLibraries,
+  type TargetRuntime,
+} from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
 import type { DeliveryJob, LibraryRef } from "./types.js";
 
@@ -10,22 +18,16 @@ export type DeliveryOutcome =
   /** An anchor was missing right before a scan call: nothing more was sent, and the claim goes back as it was. */
   | { kind: "held" };
 
-/** A target as delivery sees it: the server, its library list, and its own path form. */
-export interface DeliveryTarget {
-  readonly target: Target;
-  /** "plex" scans once per library holding the folder; the others take one call per folder. */
-  readonly type: string;
-  readonly libraries: { librariesFor(folder: string): Promise<Library[]>; knownLibraries(): Library[] | undefined };
-  /** This server's path for a media-server path (TARGETS[].PATH_MAPPINGS); identity by default. */
-  toTargetPath(path: string): string;
-}
+/** A target as delivery sees it (the one contract, domain.ts): the server, its library list, its own path form. */
+export type DeliveryTarget = Pick<TargetRuntime, "target" | "toTargetPath"> & {
+  readonly libraries: Pick<TargetLibraries, "librariesFor" | "knownLibraries">;
+};
 
 /** A bare Target (tests, the scanner) as a delivery target: its own path form, a fresh library list each time. */
 export function deliveryTargetOf(target: Target): DeliveryTarget {
   let known: Library[] | undefined;
   return {
     target,
-    type: "plex",
     libraries: {
       librariesFor: async (folder) => {
         known = await target.listLibraries();
@@ -39,9 +41,9 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
 
 /**
  * Resolves the libraries holding the job's folder, in this target's path
- * form, and asks the target to scan it: Plex in each library (a folder may
- * sit in a 4K and a 1080p library), the others once (their call is not per
- * library). `ready`, when given, is asked right before each scan call, and
+ * form, and asks the target to scan it: in each library when the target
+ * scans per library (Plex: a folder may sit in a 4K and a 1080p library),
+ * else once. `ready`, when given, is asked right before each scan call, and
  * the call is made in the same turn as it answers true; on false nothing
  * more is sent ("held": the libraries already scanned are scanned again with
  * the rest). Never throws: every failure comes back as an outcome.
@@ -57,7 +59,7 @@ export async function deliverFolder(
   try {
     matches = await dt.libraries.librariesFor(folder);
     if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(dt, folder) };
-    const scanned = dt.type === "plex" ? matches : matches.slice(0, 1);
+    const scanned = dt.target.scansPerLibrary ? matches : matches.slice(0, 1);
     for (const library of scanned) {
       if (ready && !(await ready())) return { kind: "held" };
       await dt.target.scan(folder, library, files);

@@ -1,5 +1,6 @@
+import { backoffDelay } from "../lib/backoff.js";
 import type { Logger } from "../lib/logger.js";
-import { computeBackoff, probeInterval } from "./backoff.js";
+import { probeInterval } from "./backoff.js";
 import type { DeliveryOutcome } from "./deliver.js";
 import type { DeliveryPolicy } from "./policy.js";
 import type { ScanQueue } from "./scan-queue.js";
@@ -35,7 +36,7 @@ export interface Attempt {
 export function planOutcome(ctx: OutcomeContext, target: string, health: TargetHealth, attempt: Attempt, now: number): OutcomeWrite {
   const { job, outcome, mark } = attempt;
   const { queue, policy, logger, random } = ctx;
-  const retryAt = now + computeBackoff(job.attempts + 1, policy.backoff, random);
+  const retryAt = now + backoffDelay(job.attempts + 1, { ...policy.backoff, jitter: "equal" }, random);
   const where = { target, folder: job.folder, attempt: job.attempts + 1 };
   switch (outcome.kind) {
     case "done":

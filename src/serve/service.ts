@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { Config } from "../config/types.js";
-import type { Target } from "../domain.js";
+import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
@@ -14,7 +14,7 @@ import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createCompatDeps } from "../server/compat/deps.js";
 import { startWatchers, type WatchHandle } from "../watch/start.js";
-import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
+import { buildTargets, runtimeOfTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
@@ -171,7 +171,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
   watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
-  void runStartupDoctor({ config, paths: deps.paths, logger });
+  void runStartupDoctor({ config, paths: deps.paths, logger, targets });
   const running = { delivery, drive, watch };
   return {
     host: address.address,
@@ -200,10 +200,10 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */
-function buildAll(deps: ServiceDeps, signal: AbortSignal): BuiltTarget[] {
+function buildAll(deps: ServiceDeps, signal: AbortSignal): TargetRuntime[] {
   const { config, logger, clock, env } = deps;
   const built = deps.target
-    ? [builtFromTarget(deps.target, { clock, logger })]
+    ? [runtimeOfTarget(deps.target, { clock, logger })]
     : buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
   signal.addEventListener("abort", () => {
     for (const b of built) b.stop();

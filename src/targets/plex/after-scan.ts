@@ -7,8 +7,8 @@ import { emptyTrashIfSafe, type TrashInput, type TrashResult, type TrashSettings
 import { openPlexLibraryDb } from "./library-db.js";
 import type { PlexItemRef } from "./library-items-db.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
-import { DEFAULT_SCANNER_TIMEOUT_MS } from "./scanner-target.js";
-import { resolveScannerSettings } from "./scanner-command.js";
+import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
+import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
 import { messageOf } from "../../lib/errors.js";
 
 /** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
