@@ -117,9 +117,13 @@ export interface TargetRuntime {
   stop(): void;
 }
 
-/** Durable sink of scan requests; returns once the requests are committed. */
+/**
+ * Where every source's scan requests go. Resolves only once the requests are
+ * committed (so an answer built from the outcome is never a lie); rejects,
+ * committing none of them, when they cannot be.
+ */
 export interface ScanSink {
-  enqueue(requests: ScanRequest[]): EnqueueOutcome;
+  enqueue(requests: ScanRequest[]): Promise<EnqueueOutcome>;
 }
 
 export interface EnqueueOutcome {
@@ -128,6 +132,45 @@ export interface EnqueueOutcome {
   /** Folders already covered by a pending scan of themselves or a parent. */
   covered: string[];
 }
+
+/** A path exactly as a source named it (a webhook, a form, a watched folder, a drive), before SERVER_PATH_MAPPINGS. */
+export interface RequestedPath {
+  path: string;
+  /**
+   * "file": scan its parent folder; "folder": scan it; "unknown": a manual
+   * path the way in classifies with folderToScan after mapping.
+   */
+  kind: "file" | "folder" | "unknown";
+  /** The event removed this file (a delete, an upgrade's replaced file, a rename's old name). */
+  deleted?: boolean;
+}
+
+/** The media servers' libraries as far as they are known; the way in refuses folders no library holds. */
+export interface LibraryCatalog {
+  /** undefined until the libraries could be read once. */
+  knownLibraries(): Library[] | undefined;
+  refreshLibraries(): Promise<unknown>;
+  /**
+   * The libraries holding `folder` (media-server path form) on any target,
+   * each in its own path form; undefined when that cannot be told yet. Without
+   * it, `knownLibraries()` is searched directly.
+   */
+  librariesHolding?(folder: string): Library[] | undefined;
+}
+
+/**
+ * What became of one request on the way in, the same for every source: the
+ * HTTP routes answer it, the watchers and drive monitoring log it.
+ */
+export type IngestOutcome =
+  /** Committed. `ignored` and `unmatched` are the paths left out on the way. */
+  | { result: "queued"; source: string; event: string; queued: string[]; covered: string[]; ignored: string[]; unmatched: string[] }
+  /** Nothing to scan: a test event, an event that names no files, or every path on SERVER_IGNORE_LIST. */
+  | { result: "test" | "ignored"; source: string; event: string; message: string }
+  /** No library of any target holds the folders; nothing was queued. */
+  | { result: "unmatched"; source: string; event: string; message: string; paths: string[]; libraries: Library[] }
+  /** A path cannot be mapped to the media server's form or is not a path; nothing was queued. */
+  | { result: "refused"; source: string; event: string; message: string };
 
 /** The media server refused our credentials: stop and say so, retry slowly. */
 export class TargetAuthError extends Error {

@@ -1,5 +1,5 @@
 import type { Library, TargetRuntime } from "../domain.js";
-import { matchIgnoreList } from "../triggers/ignore.js";
+import { matchIgnoreList } from "./ignore.js";
 import { classifyPath, folderToScan, type PathKind } from "./folder.js";
 import { PathError, type PathMapper } from "./mapper.js";
 import { findLibrariesFor, isWithin } from "./within.js";

@@ -1,8 +1,10 @@
 import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 
-/** A sink whose callers wait for the shared commit of their batch. */
-export type AsyncEnqueue = (requests: ScanRequest[]) => Promise<EnqueueOutcome>;
+/** Writes requests inside the caller's transaction (the ScanQueue). */
+export interface QueueWriter {
+  enqueue(requests: ScanRequest[]): EnqueueOutcome;
+}
 
 interface Waiting {
   requests: ScanRequest[];
@@ -11,15 +13,21 @@ interface Waiting {
 }
 
 /**
- * Group commit for the HTTP path: every enqueue asked for during one turn of
- * the event loop is written in a single SQLite transaction, and each caller is
- * answered only after that commit — so a 2xx still means "on disk". One
+ * The ScanSink every source enqueues through. Group commit: every enqueue
+ * asked for during one turn of the event loop is written in a single SQLite
+ * transaction, and each caller is answered only after that commit — so a 2xx
+ * still means "on disk". One
  * BEGIN/COMMIT per request was most of serve's CPU under load. A request
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
  * it, so nothing half-written is ever acknowledged.
  */
-export function createGroupCommit(sink: ScanSink, db: Database, check: (requests: ScanRequest[]) => unknown, maxBatch = 512): AsyncEnqueue {
+export function createGroupCommit(
+  writer: QueueWriter,
+  db: Database,
+  check: (requests: ScanRequest[]) => unknown,
+  maxBatch = 512,
+): ScanSink {
   let batch: Waiting[] = [];
   let scheduled = false;
 
@@ -38,7 +46,7 @@ export function createGroupCommit(sink: ScanSink, db: Database, check: (requests
     if (items.length === 0) return;
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = db.transaction(() => items.map((item) => sink.enqueue(item.requests))).immediate();
+      outcomes = db.transaction(() => items.map((item) => writer.enqueue(item.requests))).immediate();
     } catch (error) {
       for (const item of items) item.reject(error);
       return;
@@ -46,13 +54,15 @@ export function createGroupCommit(sink: ScanSink, db: Database, check: (requests
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));
   };
 
-  return (requests) =>
-    new Promise<EnqueueOutcome>((resolve, reject) => {
-      batch.push({ requests, resolve, reject });
-      if (batch.length >= maxBatch) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
+  return {
+    enqueue: (requests) =>
+      new Promise<EnqueueOutcome>((resolve, reject) => {
+        batch.push({ requests, resolve, reject });
+        if (batch.length >= maxBatch) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      }),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { inTransaction } from "./database.js";
-import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { coalesceRequest } from "./coalesce.js";
@@ -62,7 +62,7 @@ export function defaultMaxWaitMs(delayMs: number): number {
 type Listener = (earliestDueAt: number) => void;
 
 /** The durable, coalescing scan queue (SQLite). Every method is synchronous. */
-export class ScanQueue extends QueueReads implements ScanSink {
+export class ScanQueue extends QueueReads {
   private readonly ctx: FileCheckContext;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;

@@ -4,6 +4,7 @@ import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
+import { createIngest } from "../ingest/pipeline.js";
 import { createPathMapper } from "../paths/mapper.js";
 import { openDatabase, type Database } from "../queue/database.js";
 import { startCheckpointer } from "../queue/checkpointer.js";
@@ -98,7 +99,14 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
-  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
+  // The one way in for every source: webhooks, manual scans, /triggers, the watchers and drive monitoring.
+  const ingest = createIngest({
+    mapper,
+    ignoreList: config.SERVER_IGNORE_LIST,
+    catalog: catalogOfTargets(targets),
+    sink: createGroupCommit(queue, db, ScanQueue.checkRequests),
+    logger,
+  });
   const status = () => ({
     target: targets[0]?.target.name,
     targets: delivery?.targetStates() ?? {},
@@ -111,13 +119,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
-    sink,
+    ingest,
     logger,
     clock,
     mapper,
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
-    ignoreList: config.SERVER_IGNORE_LIST,
-    libraries: catalogOfTargets(targets),
     compat,
     login: createDashboardLogin({ login, clock, logger, basic: compat.basicAuth }),
     status,
@@ -167,10 +173,10 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     anchorRetryMs: deps.anchorPollMs,
   });
   const onPoll = wiring.metrics?.drivePoll;
-  drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
+  drive = await startDriveWiring({ config, db, ingest, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
-  watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
+  watch = startWatchers({ entries: config.WATCH, db, ingest, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
   void runStartupDoctor({ config, paths: deps.paths, logger, targets });
   const running = { delivery, drive, watch };
   return {

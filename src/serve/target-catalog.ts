@@ -1,9 +1,8 @@
-import type { Library, TargetRuntime } from "../domain.js";
+import type { Library, LibraryCatalog, TargetRuntime } from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
-import type { LibraryCatalog } from "../server/ingest.js";
 
 /**
- * What the HTTP side checks requests against when there are several targets:
+ * What the way in (src/ingest) checks requests against when there are several targets:
  * a folder is refused only when every target's libraries are known and none
  * holds it (in that target's own path form). Each target's LibraryCache keeps
  * its list and rate-limits refetches.

@@ -1,7 +1,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { EnqueueOutcome, ScanRequest, ScanSink } from "../../src/domain.js";
-import { createGroupCommit } from "../../src/queue/group-commit.js";
+import type { EnqueueOutcome, ScanRequest } from "../../src/domain.js";
+import { createGroupCommit, type QueueWriter } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { createQueue, request, tempDatabase } from "./helpers.js";
 
@@ -10,13 +10,13 @@ describe("group commit", () => {
     const { db, file } = tempDatabase();
     const { queue } = createQueue({ db });
     const seenInOneTransaction: boolean[] = [];
-    const sink: ScanSink = {
+    const sink: QueueWriter = {
       enqueue(requests: ScanRequest[]): EnqueueOutcome {
         seenInOneTransaction.push(db.inTransaction);
         return queue.enqueue(requests);
       },
     };
-    const enqueue = createGroupCommit(sink, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(sink, db, ScanQueue.checkRequests);
     const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => enqueue([request(`/data/TV/Show ${i}`)])));
     expect(seenInOneTransaction).toHaveLength(50);
     expect(seenInOneTransaction.every(Boolean)).toBe(true);
@@ -33,7 +33,7 @@ describe("group commit", () => {
   it("answers a caller only after the commit is visible to another connection", async () => {
     const { db, file } = tempDatabase();
     const { queue } = createQueue({ db });
-    const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests);
     await enqueue([request("/data/TV/Lost")]);
     const other = new BetterSqlite3(file, { readonly: true });
     try {
@@ -47,7 +47,7 @@ describe("group commit", () => {
   it("fails a bad request alone; the others of its batch are committed", async () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
-    const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests);
     const results = await Promise.allSettled([
       enqueue([request("/data/TV/A")]),
       enqueue([request("relative/path")]),
@@ -66,7 +66,7 @@ describe("group commit", () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
     let calls = 0;
-    const failing: ScanSink = {
+    const failing: QueueWriter = {
       enqueue(requests) {
         calls += 1;
         const outcome = queue.enqueue(requests);
@@ -74,7 +74,7 @@ describe("group commit", () => {
         return outcome;
       },
     };
-    const enqueue = createGroupCommit(failing, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(failing, db, ScanQueue.checkRequests);
     const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("/data/TV/B")])]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(queue.countPending()).toBe(0);
@@ -83,7 +83,7 @@ describe("group commit", () => {
   it("flushes at once when a batch is full", async () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
-    const enqueue = createGroupCommit(queue, db, ScanQueue.checkRequests, 2);
+    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests, 2);
     const first = enqueue([request("/data/TV/A")]);
     const second = enqueue([request("/data/TV/B")]);
     expect(queue.countPending()).toBe(2);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig, withTargetDefaults } from "../../src/config/defaults.js";
 import type { Config, TargetConfig } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
-import type { LibraryCatalog } from "../../src/server/ingest.js";
+import type { LibraryCatalog } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import type { TargetRuntime } from "../../src/domain.js";
 import { buildTargets, runtimeOfTarget } from "../../src/targets/build-targets.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Library } from "../../src/domain.js";
 import { createPathMapper } from "../../src/paths/index.js";
-import { ingest } from "../../src/server/ingest.js";
+import { createIngest } from "../../src/ingest/pipeline.js";
+import { ingestTrigger } from "../../src/server/ingest-trigger.js";
 import { parseATrain } from "../../src/triggers/a-train.js";
 import { createQueue, tempDatabase } from "../queue/helpers.js";
 
@@ -46,13 +47,9 @@ async function countWork(created: number) {
   const counting = { ...mapper, explain: (path: string) => (mapped++, mapper.explain(path)) };
   const libraries = { knownLibraries: () => LIBRARIES, refreshLibraries: async () => undefined };
   const before = statements;
-  const outcome = await ingest(parseATrain(aTrainBody(created)), {
-    allowManual: true,
-    ignoreList: [],
-    mapper: counting,
-    sink: queue,
-    libraries,
-  });
+  const sink = { enqueue: async (requests: Parameters<typeof queue.enqueue>[0]) => queue.enqueue(requests) };
+  const ingest = createIngest({ ignoreList: [], mapper: counting, sink, catalog: libraries });
+  const outcome = await ingestTrigger(parseATrain(aTrainBody(created)), { allowManual: true, ingest });
   return { outcome, statements: statements - before, mapped, pending: queue.countPending() };
 }
 
@@ -62,7 +59,7 @@ describe("an A-Train request's cost", () => {
     const large = await countWork(4_000);
     expect(small.pending).toBe(1_250);
     expect(large.pending).toBe(5_000);
-    expect(large.outcome).toMatchObject({ status: 202 });
+    expect(large.outcome).toMatchObject({ result: "queued" });
     // Each distinct folder is mapped once.
     expect([small.mapped, large.mapped]).toEqual([1_250, 5_000]);
     // A fixed cost per request is allowed; a cost per pair of folders (16 times) is not.
