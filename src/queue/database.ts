@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { migrateQueue } from "./schema.js";
+import { messageOf } from "../lib/errors.js";
 
 export type { Database };
 
@@ -36,7 +37,7 @@ export function openDatabase(file: string): Database {
     migrateQueue(db);
   } catch (error) {
     db?.close();
-    throw new Error(`cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot open the database ${file}: ${messageOf(error)}`);
   }
   return db;
 }

@@ -11,6 +11,7 @@ import { ROUTES } from "./route-list.js";
 import { createFormToken } from "./same-origin.js";
 import type { RequestContext, ScanServerDeps } from "./types.js";
 import { createWrongPassLog } from "./wrong-pass-log.js";
+import { messageOf } from "../lib/errors.js";
 
 /** The HTTP service: one request handler serving the route list (route-list.ts). */
 export function createScanServer(deps: ScanServerDeps): Server {
@@ -56,7 +57,7 @@ function fail(res: ServerResponse, logger: Logger, error: unknown): void {
     if (error.status === 413) res.setHeader("connection", "close");
     return sendJson(res, error.status, { error: error.message, ...error.details });
   }
-  logger.error({ err: error instanceof Error ? error.message : String(error) }, "request failed");
+  logger.error({ err: messageOf(error) }, "request failed");
   sendJson(res, 500, { error: "internal error; the request was not queued (see the service log)" });
 }
 

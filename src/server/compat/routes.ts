@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "../http-error.js";
+import { crossSiteRefusal } from "../same-origin.js";
 import type { RequestContext, Route, ScanServerDeps } from "../types.js";
 import type { CompatDeps } from "./deps.js";
 import { handleATrain, handleManual, handleNamed } from "./handlers.js";
@@ -51,15 +52,11 @@ function named(ctx: RequestContext): Promise<void> {
 }
 
 /**
- * Browsers attach remembered Basic credentials to cross-site requests too, so
- * a page elsewhere could make a logged-in browser queue scans. Webhook senders
- * send neither header; browsers always send one of them on a POST.
+ * Browsers attach remembered Basic credentials to cross-site requests too, and
+ * a GET with `?path=` queues: the one cross-site policy (same-origin.ts) for
+ * every method, without the form token (webhook senders send no such headers).
  */
 function refuseCrossSite(req: IncomingMessage): void {
-  const refused = new HttpError(403, "cross-site requests are refused");
-  if (req.headers["sec-fetch-site"] === "cross-site") throw refused;
-  const origin = req.headers.origin;
-  if (origin === undefined || req.method === "GET" || req.method === "HEAD") return;
-  // "null" (sandboxed frames, file://) does not parse and is refused with the rest.
-  if ((URL.canParse(origin) ? new URL(origin).host : "") !== req.headers.host) throw refused;
+  const refusal = crossSiteRefusal(req, false);
+  if (refusal !== undefined) throw new HttpError(403, refusal);
 }
