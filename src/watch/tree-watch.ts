@@ -10,6 +10,7 @@ import { WalkQueue } from "./walk-queue.js";
 
 /** Folders entered at once: the walk never takes the whole libuv thread pool, and the event loop stays free. */
 const CONCURRENCY = 2;
+const YIELD_EVERY = 1_000;
 
 export interface TreeWatchDeps {
   root: string;
@@ -137,7 +138,9 @@ export class TreeWatch {
 
   private async list(dir: string, report: boolean): Promise<void> {
     const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => this.unreadable(dir, error));
-    for (const entry of entries ?? []) {
+    for (const [i, entry] of (entries ?? []).entries()) {
+      // A folder of 100,000 entries must not hold the event loop: give it back every so often.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       if (this.closed) return;
       if (entry.isFile()) {
         if (report) this.report(path.join(dir, entry.name), dir, "present");

@@ -7,6 +7,9 @@ import path from "node:path";
  */
 export class WalkQueue<Job> {
   private readonly waiting = new Map<string, Job>();
+  /** Arrival order. A Map alone would do, but taking its first entry over and over after deletes is quadratic in V8. */
+  private order: string[] = [];
+  private head = 0;
   private active = 0;
   private idle: Array<() => void> = [];
   private closed = false;
@@ -22,7 +25,10 @@ export class WalkQueue<Job> {
     if (this.closed) return;
     const waiting = this.waiting.get(dir);
     if (waiting) this.merge(waiting, job);
-    else this.waiting.set(dir, job);
+    else {
+      this.waiting.set(dir, job);
+      this.order.push(dir);
+    }
     this.pump();
   }
 
@@ -45,15 +51,15 @@ export class WalkQueue<Job> {
   close(): void {
     this.closed = true;
     this.waiting.clear();
+    this.order = [];
     this.settle();
   }
 
   private pump(): void {
     while (!this.closed && this.active < this.concurrency) {
-      const next = this.waiting.entries().next();
-      if (next.done) return;
-      const [dir, job] = next.value;
-      this.waiting.delete(dir);
+      const next = this.take();
+      if (!next) return;
+      const [dir, job] = next;
       this.active++;
       void this.enter(dir, job).finally(() => {
         this.active--;
@@ -61,6 +67,24 @@ export class WalkQueue<Job> {
         this.settle();
       });
     }
+  }
+
+  /** The oldest folder still waiting (dropped ones are skipped). */
+  private take(): [string, Job] | undefined {
+    while (this.head < this.order.length) {
+      const dir = this.order[this.head++] as string;
+      const job = this.waiting.get(dir);
+      if (job === undefined) continue;
+      this.waiting.delete(dir);
+      if (this.head > 1_024 && this.head * 2 > this.order.length) {
+        this.order = this.order.slice(this.head);
+        this.head = 0;
+      }
+      return [dir, job];
+    }
+    this.order = [];
+    this.head = 0;
+    return undefined;
   }
 
   private settle(): void {

@@ -107,7 +107,14 @@ export function eventsWatcherOf(root: string, options: { minAgeMs: number; inter
   const sink = recordingSink();
   const logger = options.logger ?? quietLogger();
   const watcher = new EventsWatcher({
-    root: { root, mode: "events", minAgeMs: options.minAgeMs, intervalMs: options.intervalMs, detect: "auto", ignore: options.ignore ?? [] },
+    root: {
+      root,
+      mode: "events",
+      minAgeMs: options.minAgeMs,
+      intervalMs: options.intervalMs,
+      detect: "auto",
+      ignore: options.ignore ?? [],
+    },
     fs: nodeWatchFs,
     filter: createPathFilter(options.ignore ?? [], []),
     clock,
