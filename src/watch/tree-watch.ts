@@ -190,13 +190,9 @@ export class TreeWatch {
     const own = await lstat(full).catch((error: unknown) => (isGone(error) ? null : undefined));
     if (this.closed || own === undefined) return;
     if (own === null) return this.gone(dir, full);
-    const known = this.watched.get(full);
-    if (known) {
-      const info = await stat(full).catch(() => undefined);
-      if (info && identityOf(info) === known.identity) return;
-      // Another folder (or a file) now stands where a watched folder was.
-      this.removeDir(full);
-    }
+    // A watched folder's name in an event: it was removed or moved and something stands there again, maybe a new
+    // folder with the old one's inode number (ext4 reuses them at once), whose watch died with the old folder.
+    if (this.watched.has(full)) this.removeDir(full);
     await this.found(dir, full, true);
   }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EventsWatcher } from "../../src/watch/events-watcher.js";
@@ -95,5 +95,23 @@ describe("events mode, folders moved inside the tree", () => {
     writeFileSync(later, "episode");
     await waitFor(() => pendingFiles().includes(later), 5_000, "a file in the renamed show");
     expect(skipped()).toEqual([]);
+  });
+
+  it("keeps watching a season folder removed and made again under the same name (its inode number may be reused)", async () => {
+    const { root, watcher, pendingFiles } = await setup({});
+    await watcher.start();
+    const season = path.join(root, "TV", "Show", "Season 1");
+    for (let round = 0; round < 5; round++) {
+      rmSync(season, { recursive: true });
+      mkdirSync(season);
+      const file = path.join(season, `round${round}.mkv`);
+      writeFileSync(file, "episode");
+      await waitFor(() => pendingFiles().includes(file), 5_000, `the file of round ${round}`);
+      // A file written later, once the event of the folder's return has surely been handled.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const later = path.join(season, `later${round}.mkv`);
+      writeFileSync(later, "episode");
+      await waitFor(() => pendingFiles().includes(later), 5_000, `the later file of round ${round}`);
+    }
   });
 });
