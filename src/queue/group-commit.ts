@@ -1,5 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+import { DatabaseUnwritableError } from "./storage-errors.js";
+import type { StorageWatch } from "./storage-watch.js";
 
 /** A sink whose callers wait for the shared commit of their batch. */
 export type AsyncEnqueue = (requests: ScanRequest[]) => Promise<EnqueueOutcome>;
@@ -18,8 +20,18 @@ interface Waiting {
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
  * it, so nothing half-written is ever acknowledged.
+ *
+ * With `storage`, a batch is refused without trying while the database
+ * cannot write (disk full), and a write that fails for that reason is
+ * reported to it; either way the callers get a DatabaseUnwritableError.
  */
-export function createGroupCommit(sink: ScanSink, db: Database, check: (requests: ScanRequest[]) => unknown, maxBatch = 512): AsyncEnqueue {
+export function createGroupCommit(
+  sink: ScanSink,
+  db: Database,
+  check: (requests: ScanRequest[]) => unknown,
+  maxBatch = 512,
+  storage?: Pick<StorageWatch, "problem" | "report">,
+): AsyncEnqueue {
   let batch: Waiting[] = [];
   let scheduled = false;
 
@@ -36,11 +48,17 @@ export function createGroupCommit(sink: ScanSink, db: Database, check: (requests
     });
     batch = [];
     if (items.length === 0) return;
+    const refused = storage?.problem();
+    if (refused !== undefined) {
+      for (const item of items) item.reject(new DatabaseUnwritableError(refused));
+      return;
+    }
     let outcomes: EnqueueOutcome[];
     try {
       outcomes = db.transaction(() => items.map((item) => sink.enqueue(item.requests))).immediate();
     } catch (error) {
-      for (const item of items) item.reject(error);
+      const failed = storage?.report(error) ? new DatabaseUnwritableError(storage.problem() ?? String(error)) : error;
+      for (const item of items) item.reject(failed);
       return;
     }
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));

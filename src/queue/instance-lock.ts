@@ -14,7 +14,9 @@ export interface InstanceLock {
  * lock on `scanarr.lock`, held for the life of the connection: the kernel
  * drops it when the process dies, however it dies, so a crash never leaves a
  * stale lock behind. A second process is refused at once (no busy wait) and
- * has touched nothing. The holder's pid goes to `scanarr.pid` for the message.
+ * has touched nothing. The holder's pid goes to `scanarr.pid` for the message
+ * (when the disk has room for it: taking the lock itself writes nothing once
+ * the file exists).
  */
 export function acquireInstanceLock(dataDir: string): InstanceLock {
   ensurePrivateDir(dataDir);
@@ -35,7 +37,11 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
     }
     throw new Error(`cannot take the instance lock ${file}: ${(error as Error).message}`);
   }
-  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    // Only a message uses it; a full disk must not keep serve from starting.
+  }
   const held = db;
   return {
     file,

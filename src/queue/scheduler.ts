@@ -47,6 +47,13 @@ export interface DeliveryOptions {
   anchors?: AnchorCheck;
   /** Work around the scan call of some targets: hooks before, confirmation after (src/queue/after-delivery.ts). */
   around?: DeliveryAround;
+  /**
+   * Whether the database can write (src/queue/storage-watch.ts): while it
+   * cannot, nothing new is claimed (an answer it could not record would be
+   * delivered twice), and write failures are reported to it. Call `wake` when
+   * it writes again.
+   */
+  storage?: { problem(): string | undefined; report(error: unknown): boolean };
 }
 
 /** What runs around one target's scan calls; none of it may throw or hold a delivery up for long. */
@@ -114,9 +121,15 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     try {
       writeUnrecorded();
     } catch (error) {
+      options.storage?.report(error);
       logger.debug({ err: error, outcomes: unrecorded.length }, "the database still refuses the delivery outcomes");
     }
     recordCompleted(now);
+    // The database cannot write: deliveries wait (the storage watch wakes us), outcomes in hand are retried.
+    if (options.storage?.problem() !== undefined) {
+      arm(unrecorded.length > 0 ? now + policy.backoff.baseMs : Infinity);
+      return;
+    }
     try {
       upkeep.keepLeases(now, holding());
       // While anchors are missing they are looked for again now and then, and nothing
@@ -141,8 +154,9 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       }
       arm(Math.max(now, Math.min(nextWakeAt(now, paused), gates.nextWakeAt())));
     } catch (error) {
-      // The database is the only thing that can throw here; try again shortly.
-      logger.error({ err: error }, "delivery scheduler could not use the queue; retrying shortly");
+      // The database is the only thing that can throw here; try again shortly. A full disk was logged once, by the storage watch.
+      if (options.storage?.report(error)) logger.debug({ err: error }, "delivery scheduler held: the database cannot write");
+      else logger.error({ err: error }, "delivery scheduler could not use the queue; retrying shortly");
       arm(now + policy.backoff.baseMs);
     }
   }
@@ -210,8 +224,9 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
           logger.warn({ folder: job.folder, target: dt.target.name }, "a delivery's claim was released before its outcome was recorded");
       } catch (error) {
         // The transaction was rolled back whole: every outcome of the batch is kept and written again.
+        const full = options.storage?.report(error) ?? false;
         unrecorded.push(...batch.map((b) => b.write));
-        logger.error({ err: error, outcomes: batch.length }, "could not record deliveries; keeping their outcomes and retrying");
+        logger[full ? "warn" : "error"]({ err: error, outcomes: batch.length }, "could not record deliveries; keeping their outcomes and retrying");
       }
     }
     for (const { dt, job, outcome } of batch) around?.after(dt, job, outcome);

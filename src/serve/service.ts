@@ -5,8 +5,9 @@ import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
 import { createPathMapper } from "../paths/mapper.js";
-import { openDatabase, type Database } from "../queue/database.js";
-import { startCheckpointer } from "../queue/checkpointer.js";
+import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
+import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
+import { createStorageWatch } from "../queue/storage-watch.js";
 import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
@@ -64,24 +65,55 @@ const HTTP_DRAIN_LIMIT_MS = 10_000;
  */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const lock = acquireInstanceLock(deps.paths.dataDir);
-  let db: Database | undefined;
+  let opened: ServiceDatabase | undefined;
   try {
-    db = openDatabase(deps.paths.database);
-    return await startWithDatabase(deps, db, lock);
+    opened = openServiceDatabase(deps.paths.database);
+    return await startWithDatabase(deps, opened, lock);
   } catch (error) {
-    if (db?.open) db.close();
+    if (opened?.db.open) opened.db.close();
     lock.release();
     throw error;
   }
 }
 
-async function startWithDatabase(deps: ServiceDeps, db: Database, lock: InstanceLock): Promise<RunningService> {
+async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, lock: InstanceLock): Promise<RunningService> {
   const { config, logger, clock } = deps;
+  const { db } = opened;
+  const database = deps.paths.database;
   const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
   const shutdown = new AbortController();
   const targets = buildAll(deps, shutdown.signal);
   const mount = createMountSafety(config, { logger, clock });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
+  // Started on a full disk (see openServiceDatabase): the database is this process's alone until a write works again.
+  let exclusive = opened.exclusive;
+  let checkpointer: Checkpointer | undefined;
+  let interruptedLeft = true;
+  const storage = createStorageWatch({
+    database,
+    clock,
+    logger,
+    probe: () => {
+      if (exclusive) {
+        shareDatabase(db);
+        exclusive = false;
+        checkpointer = startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
+        logger.info({ database }, "the database is shared again: other scanarr commands can read it");
+      }
+      if (interruptedLeft) queue.resumeInterrupted();
+      else probeWrite(db);
+      interruptedLeft = false;
+    },
+    checkpointNow: () => checkpointer?.now(),
+  });
+  if (exclusive) {
+    storage.report(opened.openError);
+    logger.warn(
+      { database },
+      "started on a full disk: the queue is read and shown, but until the database writes again it is held by this serve alone " +
+        "(other scanarr commands cannot read it), nothing is accepted and nothing is delivered",
+    );
+  }
   const queue = new ScanQueue({
     fileChecks: fileCheckPolicyOf(config),
     db,
@@ -90,11 +122,23 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
     logger,
+    // Below, so a full disk only puts it off.
+    recover: false,
   });
+  if (storage.problem() === undefined) {
+    try {
+      queue.resumeInterrupted();
+      interruptedLeft = false;
+      // The resumption may have had nothing to write: a full disk is found now, not by the first webhook.
+      probeWrite(db);
+    } catch (error) {
+      if (!storage.report(error)) throw error;
+    }
+  }
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
-  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests) };
+  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests, undefined, storage) };
   const status = () => ({
     target: targets[0]?.target.name,
     targets: delivery?.targetStates() ?? {},
@@ -120,7 +164,15 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     dashboard: wiring.dashboard,
     metrics: wiring.metrics,
     health: () =>
-      gatherHealthFacts({ config, targets, mount, delivery: () => delivery, drive: () => drive, watch: () => watch?.status() ?? [] }),
+      gatherHealthFacts({
+        config,
+        targets,
+        mount,
+        delivery: () => delivery,
+        drive: () => drive,
+        watch: () => watch?.status() ?? [],
+        databaseProblem: storage.problem,
+      }),
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
@@ -128,10 +180,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {
     shutdown.abort();
+    storage.stop();
     await mount.close();
     throw error;
   }
-  const checkpointer = startCheckpointer(deps.paths.database, logger);
+  if (!exclusive) checkpointer = startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
@@ -160,7 +213,9 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
     anchors,
+    storage,
   });
+  storage.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
   drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
@@ -187,7 +242,8 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       shutdown.abort();
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
-      await checkpointer.stop();
+      storage.stop();
+      await checkpointer?.stop();
       db.close();
       lock.release();
     },

@@ -6,7 +6,7 @@ import type { Logger } from "../lib/logger.js";
 import type { QueuedScan } from "../queue/types.js";
 import { ClientGoneError } from "./body.js";
 import type { HealthFacts } from "./health.js";
-import { HttpError } from "./http-error.js";
+import { HttpError, unwritableAnswer } from "./http-error.js";
 import type { CompatDeps } from "./compat/deps.js";
 import { handleTriggers } from "./compat/routes.js";
 import type { IngestDeps, IngestSink } from "./ingest.js";
@@ -185,8 +185,12 @@ function fail(res: ServerResponse, logger: Logger, error: unknown): void {
   }
   if (error instanceof HttpError) {
     if (error.status === 413) res.setHeader("connection", "close");
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     return sendJson(res, error.status, { error: error.message, ...error.details });
   }
+  // A dashboard action (retry, cancel) on a database that cannot write: said as such, not as our bug.
+  const unwritable = unwritableAnswer(error);
+  if (unwritable) return fail(res, logger, unwritable);
   logger.error({ err: error instanceof Error ? error.message : String(error) }, "request failed");
   sendJson(res, 500, { error: "internal error; the request was not queued (see the service log)" });
 }

@@ -2,7 +2,7 @@ import type { EnqueueOutcome, Library, ScanRequest } from "../domain.js";
 import { matcherOf, folderToScan, PathError, PathSyntaxError, quotePath, type MappedPath, type PathMapper } from "../paths/index.js";
 import { matchIgnoreList, type RequestedPath, type TriggerResult } from "../triggers/index.js";
 import type { RequestOutcome } from "../metrics/metrics.js";
-import { HttpError } from "./http-error.js";
+import { HttpError, unwritableAnswer } from "./http-error.js";
 import { LIMITS } from "./limits.js";
 
 /** The media server's libraries as far as they are known; used to refuse paths no library holds. */
@@ -108,7 +108,12 @@ export async function ingest(result: TriggerResult, deps: IngestDeps): Promise<I
     if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
     return asked;
   });
-  const outcome = await deps.sink.enqueue(requests);
+  let outcome: EnqueueOutcome;
+  try {
+    outcome = await deps.sink.enqueue(requests);
+  } catch (error) {
+    throw unwritableAnswer(error) ?? error;
+  }
   return { status: 202, source: result.source, event: result.event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
 }
 
