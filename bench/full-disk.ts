@@ -147,7 +147,7 @@ async function measure(): Promise<void> {
       await sleep(2_000);
       report(`${label}: answers in 2 s`, JSON.stringify(count(restartAt, Date.now())));
       report(`${label}: /health`, String(await health()));
-    } catch (error) {
+    } catch {
       serve = undefined;
       const log = readFileSync(path.join(installDir, "serve.log"), "utf8").trim().split("\n").slice(-2).join(" | ");
       report(`${label}: start on the full disk`, `FAILED: ${log.slice(0, 300)}`);
@@ -162,7 +162,10 @@ async function measure(): Promise<void> {
     }
     await sleep(5_000);
     const acceptedAgain = firstAfter(freedAgainAt, (s) => s.status === 202);
-    report(`${label}: first 202 after space returned`, acceptedAgain === undefined ? "none within 5 s" : `${acceptedAgain - freedAgainAt} ms`);
+    report(
+      `${label}: first 202 after space returned`,
+      acceptedAgain === undefined ? "none within 5 s" : `${acceptedAgain - freedAgainAt} ms`,
+    );
   }
   loadOn = false;
   await load;

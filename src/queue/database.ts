@@ -133,7 +133,10 @@ function failure(file: string, error: unknown): Error {
   }
   const message = error instanceof Error ? error.message : String(error);
   if (storageTroubleOf(error) === "full") {
-    return new UserError(`cannot open the database ${file}: the disk holding ${path.dirname(file)} is full (${message}); free some space there`, 1);
+    return new UserError(
+      `cannot open the database ${file}: the disk holding ${path.dirname(file)} is full (${message}); free some space there`,
+      1,
+    );
   }
   return new Error(`cannot open the database ${file}: ${message}`);
 }

@@ -226,7 +226,10 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
         // The transaction was rolled back whole: every outcome of the batch is kept and written again.
         const full = options.storage?.report(error) ?? false;
         unrecorded.push(...batch.map((b) => b.write));
-        logger[full ? "warn" : "error"]({ err: error, outcomes: batch.length }, "could not record deliveries; keeping their outcomes and retrying");
+        logger[full ? "warn" : "error"](
+          { err: error, outcomes: batch.length },
+          "could not record deliveries; keeping their outcomes and retrying",
+        );
       }
     }
     for (const { dt, job, outcome } of batch) around?.after(dt, job, outcome);

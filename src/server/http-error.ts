@@ -24,7 +24,12 @@ export function unwritableAnswer(error: unknown): HttpError | undefined {
   if (error instanceof DatabaseUnwritableError) return new HttpError(507, error.message, {}, { "retry-after": RETRY_AFTER_SECONDS });
   if (storageTroubleOf(error) === undefined) return undefined;
   const code = (error as { code?: string }).code;
-  return new HttpError(507, `not done, nothing was written: the database cannot write (${code}); see /health`, {}, {
-    "retry-after": RETRY_AFTER_SECONDS,
-  });
+  return new HttpError(
+    507,
+    `not done, nothing was written: the database cannot write (${code}); see /health`,
+    {},
+    {
+      "retry-after": RETRY_AFTER_SECONDS,
+    },
+  );
 }
