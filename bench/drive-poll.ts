@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import { defaultConfig } from "../src/config/defaults.js";
 import type { ScanRequest } from "../src/domain.js";
 import { startDriveMonitor, type DriveMonitor } from "../src/drive/monitor.js";
+import { createIngest } from "../src/ingest/pipeline.js";
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { createPathMapper } from "../src/paths/index.js";
@@ -65,12 +66,16 @@ function start(handle: Database.Database): DriveMonitor {
     auth: credentials,
     logger: silentLogger(),
     clock: new ManualClock(),
-    sink: {
-      enqueue: (requests) => {
-        queued.push(...requests);
-        return { queued: requests.map((r) => r.folder), covered: [] };
+    ingest: createIngest({
+      mapper: createPathMapper(config.SERVER_PATH_MAPPINGS),
+      ignoreList: config.SERVER_IGNORE_LIST,
+      sink: {
+        enqueue: async (requests) => {
+          queued.push(...requests);
+          return { queued: requests.map((r) => r.folder), covered: [] };
+        },
       },
-    },
+    }),
     mapper: createPathMapper(config.SERVER_PATH_MAPPINGS),
     mediaIndex: { hasFile: () => false },
   });

@@ -20,6 +20,7 @@ const queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 180_000, lo
 const library: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
 const scans: string[] = [];
 const target: Target = {
+  scansPerLibrary: true,
   name: "plex",
   listLibraries: async () => [library],
   scan: async (folder) => void scans.push(folder),

@@ -14,6 +14,7 @@ import path from "node:path";
 import type { ScanRequest } from "../src/domain.js";
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
+import { createIngest } from "../src/ingest/pipeline.js";
 import { createPathMapper } from "../src/paths/mapper.js";
 import { openDatabase } from "../src/queue/database.js";
 import { emitDueFolders } from "../src/watch/emit.js";
@@ -63,14 +64,16 @@ async function runCase(detect: "mtime" | "listing"): Promise<void> {
     anchorsOk: () => true,
     emit: (due) =>
       emitDueFolders(due, {
-        mapper: createPathMapper({}),
-        ignoreList: [],
-        sink: {
-          enqueue: (r) => {
-            queued.push(...r);
-            return { queued: [], covered: [] };
+        ingest: createIngest({
+          mapper: createPathMapper({}),
+          ignoreList: [],
+          sink: {
+            enqueue: async (r) => {
+              queued.push(...r);
+              return { queued: [], covered: [] };
+            },
           },
-        },
+        }),
         logger,
       }),
   });

@@ -30,11 +30,35 @@ export interface Library {
   locations: string[];
 }
 
-/** Where scans are delivered. One implementation per media server or method. */
+/** The TARGETS[].TYPE values, spelled once: the config schema and the target registry read them from here. */
+export const TARGET_TYPES = ["plex", "jellyfin", "emby", "autoscan"] as const;
+
+export type TargetType = (typeof TARGET_TYPES)[number];
+
+/**
+ * Where scans are delivered: one implementation per media server or method.
+ * What delivery, the path tracer, doctor, /health and after-scan work need
+ * of a target is declared here once, as capabilities; no caller asks which
+ * kind of server it is.
+ */
 export interface Target {
   readonly name: string;
   /** Scan calls the server takes at once; the scheduler sends no more (default: its policy's concurrency). */
   readonly maxInFlight?: number;
+  /**
+   * True: a folder is scanned once in each library holding it (Plex: a
+   * folder may sit in a 4K and a 1080p library). False: one call covers the
+   * folder whatever library holds it (Jellyfin, Emby, autoscan).
+   */
+  readonly scansPerLibrary: boolean;
+  /**
+   * True when Plex's after-scan work (confirmation, analyze, the guarded
+   * empty trash, hooks around the scan) can follow this target's scans.
+   * Absent: none of it.
+   */
+  readonly confirms?: boolean;
+  /** Where it is, for messages (a URL without credentials, a scanner path). */
+  readonly where?: string;
   /** Libraries of the media server; throws a Target*Error when it cannot tell. */
   listLibraries(): Promise<Library[]>;
   /**
@@ -43,11 +67,63 @@ export interface Target {
    * single files (Jellyfin, Emby) narrow the scan; others ignore it.
    */
   scan(folder: string, library: Library, files?: readonly string[]): Promise<void>;
+  /**
+   * Proves the credentials may scan (an admin-only call for Plex), for
+   * doctor; resolves with what was proven, throws otherwise. Absent when
+   * there is nothing beyond listing the libraries to prove.
+   */
+  checkAccess?(): Promise<string>;
+  /** What the last real exchange with the server showed, for /health. Absent when the target does not record it. */
+  contact?(): Contact;
 }
 
-/** Durable sink of scan requests; returns once the requests are committed. */
+/** What the last real exchange with a media server showed; "unknown" until it answered or failed once. */
+export type ContactState = "unknown" | "ok" | "unavailable" | "refused";
+
+export interface Contact {
+  state: ContactState;
+  /** Clock time of the last exchange; absent while unknown. */
+  at?: number;
+}
+
+/**
+ * A target's library list as the service keeps it: shared by delivery and
+ * the HTTP side, refetched when stale, on a miss (rate-limited) and after an
+ * outage. Implemented by targets/library-cache.ts.
+ */
+export interface TargetLibraries {
+  /** The last list the server gave, or undefined until one fetch succeeded. Never blocks. */
+  knownLibraries(): Library[] | undefined;
+  /** The libraries holding `folder`, longest location first; refetches (rate-limited) on a miss. */
+  librariesFor(folder: string): Promise<Library[]>;
+  /** Refetches unless one started recently; never throws. */
+  refreshLibraries(): Promise<void>;
+}
+
+/**
+ * One target as the running service holds it: the target, its library
+ * list, its own path form, and the periodic library fetch. Built by the
+ * target registry (targets/registry.ts); each consumer takes the part it
+ * needs (`Pick<TargetRuntime, …>`).
+ */
+export interface TargetRuntime {
+  readonly target: Target;
+  readonly libraries: TargetLibraries;
+  /** The path this target sees for a media-server path (after SERVER_PATH_MAPPINGS); identity without PATH_MAPPINGS. */
+  toTargetPath(path: string): string;
+  /** Fetches the libraries now and then every 5 minutes; failures are logged, never thrown. */
+  start(): void;
+  /** Stops the periodic fetch; a scan in flight is not interrupted. */
+  stop(): void;
+}
+
+/**
+ * Where every source's scan requests go. Resolves only once the requests are
+ * committed (so an answer built from the outcome is never a lie); rejects,
+ * committing none of them, when they cannot be.
+ */
 export interface ScanSink {
-  enqueue(requests: ScanRequest[]): EnqueueOutcome;
+  enqueue(requests: ScanRequest[]): Promise<EnqueueOutcome>;
 }
 
 export interface EnqueueOutcome {
@@ -56,6 +132,45 @@ export interface EnqueueOutcome {
   /** Folders already covered by a pending scan of themselves or a parent. */
   covered: string[];
 }
+
+/** A path exactly as a source named it (a webhook, a form, a watched folder, a drive), before SERVER_PATH_MAPPINGS. */
+export interface RequestedPath {
+  path: string;
+  /**
+   * "file": scan its parent folder; "folder": scan it; "unknown": a manual
+   * path the way in classifies with folderToScan after mapping.
+   */
+  kind: "file" | "folder" | "unknown";
+  /** The event removed this file (a delete, an upgrade's replaced file, a rename's old name). */
+  deleted?: boolean;
+}
+
+/** The media servers' libraries as far as they are known; the way in refuses folders no library holds. */
+export interface LibraryCatalog {
+  /** undefined until the libraries could be read once. */
+  knownLibraries(): Library[] | undefined;
+  refreshLibraries(): Promise<unknown>;
+  /**
+   * The libraries holding `folder` (media-server path form) on any target,
+   * each in its own path form; undefined when that cannot be told yet. Without
+   * it, `knownLibraries()` is searched directly.
+   */
+  librariesHolding?(folder: string): Library[] | undefined;
+}
+
+/**
+ * What became of one request on the way in, the same for every source: the
+ * HTTP routes answer it, the watchers and drive monitoring log it.
+ */
+export type IngestOutcome =
+  /** Committed. `ignored` and `unmatched` are the paths left out on the way. */
+  | { result: "queued"; source: string; event: string; queued: string[]; covered: string[]; ignored: string[]; unmatched: string[] }
+  /** Nothing to scan: a test event, an event that names no files, or every path on SERVER_IGNORE_LIST. */
+  | { result: "test" | "ignored"; source: string; event: string; message: string }
+  /** No library of any target holds the folders; nothing was queued. */
+  | { result: "unmatched"; source: string; event: string; message: string; paths: string[]; libraries: Library[] }
+  /** A path cannot be mapped to the media server's form or is not a path; nothing was queued. */
+  | { result: "refused"; source: string; event: string; message: string };
 
 /** The media server refused our credentials: stop and say so, retry slowly. */
 export class TargetAuthError extends Error {

@@ -1,4 +1,5 @@
 import { UserError } from "../domain.js";
+import { isRetryableStatus } from "../lib/http-status.js";
 
 /**
  * What the user should do when Google answers `invalid_grant`. Shared by
@@ -31,7 +32,8 @@ export function classifyGoogleError(error: unknown): GoogleFailure {
   if (code === "invalid_grant" || (error instanceof Error && error.message.startsWith("invalid_grant"))) {
     return { kind: "invalid_grant", detail: typeof description === "string" ? description : "invalid_grant" };
   }
-  if (status >= 500) return { kind: "server", status, detail: `HTTP ${status}` };
+  // Busy or failing (408, 429, 5xx): the same request may succeed in a few minutes.
+  if (isRetryableStatus(status)) return { kind: "server", status, detail: `HTTP ${status}` };
   if (status >= 400) return { kind: "denied", status, detail: describeDenial(code, description, status) };
   const cause = readField(error, "cause");
   const sysCode = readField(cause, "code") ?? readField(error, "code");

@@ -1,5 +1,6 @@
-import { DOCTOR_CHECKS, doctorTargetsFromConfig } from "../doctor/checks.js";
+import { DOCTOR_CHECKS } from "../doctor/checks.js";
 import { memoLibraries, runChecks } from "../doctor/run.js";
+import { buildTargets } from "../targets/build-targets.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
 
@@ -9,7 +10,8 @@ export interface DoctorOptions {
 
 /** `scanarr doctor`: one pass/fail line per check; exit 0 when all pass, 1 otherwise. */
 export async function run(options: DoctorOptions, ctx: CommandContext): Promise<number> {
-  const targets = doctorTargetsFromConfig(ctx.config);
+  // The targets serve would deliver to, built the same way; nothing is contacted before the checks ask.
+  const targets = buildTargets(ctx.config, { logger: ctx.logger, env: ctx.env });
   const results = await runChecks(DOCTOR_CHECKS, {
     config: ctx.config,
     paths: ctx.paths,

@@ -1,7 +1,7 @@
-import { doctorTargetsFromConfig } from "../doctor/checks.js";
 import { UserError } from "../domain.js";
 import { createPathMapper } from "../paths/mapper.js";
 import { isScannable, resolveTargets, tracePath, type PathTrace } from "../paths/trace.js";
+import { buildTargets } from "../targets/build-targets.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
 
@@ -17,7 +17,7 @@ export async function run(options: MapOptions, ctx: CommandContext): Promise<num
     (p): p is string => typeof p === "string",
   );
   if (inputs.length === 0) throw new UserError("map needs at least one path", 2);
-  const targets = await resolveTargets(doctorTargetsFromConfig(ctx.config));
+  const targets = await resolveTargets(buildTargets(ctx.config, { logger: ctx.logger, env: ctx.env }));
   const deps = {
     mapper: createPathMapper(ctx.config.SERVER_PATH_MAPPINGS),
     ignoreList: ctx.config.SERVER_IGNORE_LIST,

@@ -2,9 +2,9 @@ import { InterruptedError, UserError, type Library } from "../domain.js";
 import { createPathMapper, folderToScan, PathError } from "../paths/index.js";
 import { checkSection, findSectionFor, parseSectionId } from "../targets/plex/find-section.js";
 import { loadLibraries } from "../targets/plex/library-source.js";
-import { buildScanCommand, formatCommand, resolveScannerSettings, type ScannerMode } from "../targets/plex/scanner-command.js";
-import { runScanner } from "../targets/plex/scanner.js";
-import { DEFAULT_SCANNER_TIMEOUT_MS } from "../targets/plex/scanner-target.js";
+import { buildScanCommand, formatCommand, resolveScannerSettings, type ScannerMode } from "../targets/plex-scanner/scanner-command.js";
+import { runScanner } from "../targets/plex-scanner/scanner.js";
+import { DEFAULT_SCANNER_TIMEOUT_MS } from "../targets/plex-scanner/scanner-target.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
 

@@ -1,3 +1,5 @@
+import { TARGET_TYPES } from "../domain.js";
+
 /** A declarative description of each config value, checked by validate.ts. */
 export type Spec =
   | { kind: "boolean" }
@@ -24,7 +26,7 @@ const TARGET_ENTRY: Spec = {
   kind: "object",
   required: ["TYPE", "NAME", "URL"],
   fields: {
-    TYPE: { kind: "enum", values: ["plex", "jellyfin", "emby", "autoscan"] },
+    TYPE: { kind: "enum", values: TARGET_TYPES },
     NAME: {
       kind: "string",
       nonEmpty: true,

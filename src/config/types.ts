@@ -1,3 +1,5 @@
+import type { TargetType } from "../domain.js";
+
 /** Filters applied to drive changes before they are considered for a scan. */
 export interface CloudAllowed {
   FILE_PATHS: string[];
@@ -26,8 +28,6 @@ export interface CloudConfig {
 }
 
 export type ScanMethod = "api" | "scanner";
-
-export type TargetType = "plex" | "jellyfin" | "emby" | "autoscan";
 
 /** One entry of TARGETS: a media server (or a chained scan service) every scan is delivered to. */
 export interface TargetConfig {

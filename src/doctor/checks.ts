@@ -1,12 +1,10 @@
-import type { Config } from "../config/types.js";
-import { createPlexDoctorTarget } from "../targets/plex/doctor-target.js";
 import { configCheck } from "./config-check.js";
 import { driveCheck } from "./drive-check.js";
 import { listenCheck } from "./listen-check.js";
 import { mappingsCheck } from "./mappings-check.js";
 import { plexDatabaseCheck } from "./plex-database-check.js";
 import { targetsCheck } from "./targets-check.js";
-import type { DoctorCheck, DoctorTarget } from "./types.js";
+import type { DoctorCheck } from "./types.js";
 
 /** What `scanarr doctor` runs, in report order. More checks (anchors, rclone RC) are appended here. */
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configCheck, targetsCheck, mappingsCheck, plexDatabaseCheck, driveCheck, listenCheck];
@@ -16,8 +14,3 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configCheck, targetsCheck,
  * no drive check (the monitor reports its own start).
  */
 export const STARTUP_CHECKS: readonly DoctorCheck[] = [configCheck, targetsCheck, mappingsCheck, plexDatabaseCheck];
-
-/** The media servers the config names; more target kinds are added here. */
-export function doctorTargetsFromConfig(config: Config): DoctorTarget[] {
-  return [createPlexDoctorTarget(config)];
-}

@@ -1,7 +1,7 @@
 import type { Config } from "../config/types.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
-import { doctorTargetsFromConfig, STARTUP_CHECKS } from "./checks.js";
+import { STARTUP_CHECKS } from "./checks.js";
 import { memoLibraries, runChecks } from "./run.js";
 import type { CheckResult, DoctorCheck, DoctorTarget } from "./types.js";
 
@@ -9,8 +9,8 @@ export interface StartupDoctorInput {
   config: Config;
   paths: InstallPaths;
   logger: Logger;
-  /** The targets to check; those the config names by default. */
-  targets?: readonly DoctorTarget[];
+  /** The targets to check: the ones serve delivers to. */
+  targets: readonly DoctorTarget[];
   checks?: readonly DoctorCheck[];
 }
 
@@ -21,7 +21,7 @@ export interface StartupDoctorInput {
  */
 export async function runStartupDoctor(input: StartupDoctorInput): Promise<CheckResult[]> {
   try {
-    const targets = input.targets ?? doctorTargetsFromConfig(input.config);
+    const { targets } = input;
     const results = await runChecks(input.checks ?? STARTUP_CHECKS, {
       config: input.config,
       paths: input.paths,

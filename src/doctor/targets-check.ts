@@ -12,8 +12,9 @@ export const targetsCheck: DoctorCheck = {
   },
 };
 
-async function checkTarget(target: DoctorTarget, resolved: ResolvedTarget | undefined): Promise<CheckResult> {
+async function checkTarget({ target }: DoctorTarget, resolved: ResolvedTarget | undefined): Promise<CheckResult> {
   const name = `target ${target.name}`;
+  const where = target.where ?? target.name;
   if (!resolved || !Array.isArray(resolved.libraries)) {
     return { name, ok: false, detail: resolved && !Array.isArray(resolved.libraries) ? resolved.libraries.error : "not checked" };
   }
@@ -27,6 +28,6 @@ async function checkTarget(target: DoctorTarget, resolved: ResolvedTarget | unde
   }
   const libraries = resolved.libraries;
   const count = libraries.length === 1 ? "1 library" : `${libraries.length} libraries`;
-  if (libraries.length === 0) return { name, ok: false, detail: `reachable at ${target.where}${proven}, but it has no library to scan` };
-  return { name, ok: true, detail: `reachable at ${target.where}${proven}; ${count}: ${describeLibraries(libraries)}` };
+  if (libraries.length === 0) return { name, ok: false, detail: `reachable at ${where}${proven}, but it has no library to scan` };
+  return { name, ok: true, detail: `reachable at ${where}${proven}; ${count}: ${describeLibraries(libraries)}` };
 }

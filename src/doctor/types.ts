@@ -1,6 +1,7 @@
 import type { Config } from "../config/types.js";
+import type { TargetRuntime } from "../domain.js";
 import type { InstallPaths } from "../lib/install-paths.js";
-import type { ResolvedTarget, TraceTarget } from "../paths/trace.js";
+import type { ResolvedTarget } from "../paths/trace.js";
 
 /** One line of the doctor's report. `detail` never holds a secret. */
 export interface CheckResult {
@@ -9,17 +10,12 @@ export interface CheckResult {
   detail: string;
 }
 
-/** A media server as the doctor sees it: libraries and path form (TraceTarget), plus an access probe. */
-export interface DoctorTarget extends TraceTarget {
-  /** Where it is, for messages (no credentials). */
-  readonly where: string;
-  /**
-   * Proves the credentials may scan (an admin-only call for Plex); resolves
-   * with what was proven, throws a Target*Error otherwise. Absent when the
-   * target has no credentials to prove.
-   */
-  checkAccess?(): Promise<string>;
-}
+/**
+ * A media server as the doctor sees it (the one contract, domain.ts): its
+ * libraries, where it is and `checkAccess()` when it has more to prove, and
+ * its path form.
+ */
+export type DoctorTarget = Pick<TargetRuntime, "target" | "toTargetPath">;
 
 /** What the checks read; built once per run by the CLI (or the service at start-up). */
 export interface DoctorContext {

@@ -1,3 +1,4 @@
+import { backoffDelay, type Backoff } from "../lib/backoff.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { DriveApiError } from "./errors.js";
@@ -18,20 +19,23 @@ export interface BackoffOptions {
  * Google's truncated exponential backoff: 1 s, 2 s, 4 s … up to 32 s, each
  * plus up to 1 s of jitter so several pollers do not retry in step.
  */
-export function backoffDelay(attempt: number, random: () => number, baseMs = 1000, maxDelayMs = 32_000): number {
-  return Math.min(baseMs * 2 ** attempt, maxDelayMs) + Math.floor(random() * 1000);
-}
+export const GOOGLE_BACKOFF: Backoff = { baseMs: 1000, factor: 2, maxMs: 32_000, jitter: { addUpToMs: 1000 } };
 
 /** Runs `call`, retrying retryable DriveApiErrors with backoff; anything else is thrown at once. */
 export async function withBackoff<T>(what: string, call: () => Promise<T>, options: BackoffOptions): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 6;
+  const shape: Backoff = {
+    ...GOOGLE_BACKOFF,
+    baseMs: options.baseMs ?? GOOGLE_BACKOFF.baseMs,
+    maxMs: options.maxDelayMs ?? GOOGLE_BACKOFF.maxMs,
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
     } catch (error) {
       const retryable = error instanceof DriveApiError && error.retryable;
       if (!retryable || attempt + 1 >= maxAttempts || options.signal?.aborted) throw error;
-      const delay = backoffDelay(attempt, options.random, options.baseMs, options.maxDelayMs);
+      const delay = backoffDelay(attempt + 1, shape, options.random);
       options.logger.warn(
         { call: what, status: error.status, reason: error.reason, retryInMs: delay },
         "Drive API call failed, backing off",

@@ -1,4 +1,5 @@
 import { INVALID_GRANT_ADVICE } from "../auth/errors.js";
+import { isRetryableStatus } from "../lib/http-status.js";
 
 /**
  * Drive API failures, classified once here by how the poller reacts:
@@ -44,7 +45,7 @@ export function toDriveApiError(error: unknown, what: string): DriveApiError {
   if (status === 429 || (status === 403 && reason !== undefined && RATE_LIMIT_REASONS.has(reason))) {
     return new DriveApiError(detail, "rate-limited", status, reason);
   }
-  if (status >= 500 || status === 408) return new DriveApiError(detail, "unavailable", status, reason);
+  if (isRetryableStatus(status)) return new DriveApiError(detail, "unavailable", status, reason);
   if (status === 401)
     return new DriveApiError(`${detail}: the Drive credentials were refused; run \`scanarr authorize\``, "auth", status, reason);
   if (status === 404) return new DriveApiError(detail, "not-found", status, reason);

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { DriveAuth } from "../auth/drive-auth.js";
 import type { Config } from "../config/types.js";
-import type { ScanSink } from "../domain.js";
+import type { Ingest } from "../ingest/pipeline.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/index.js";
@@ -20,7 +20,9 @@ export interface DriveMonitorDeps {
   config: Config;
   /** The shared database; the monitor keeps its state in drive_* tables. */
   db: Database.Database;
-  sink: ScanSink;
+  /** The one way in, which every new file goes through (SERVER_IGNORE_LIST, library check, commit). */
+  ingest: Ingest;
+  /** Maps drive paths for the media index. */
   mapper: PathMapper;
   /** Files the media server already has; undefined queues every passing file. */
   mediaIndex: MediaIndex | undefined;
@@ -61,7 +63,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
     filter: createChangeFilter(config.CLOUD.ALLOWED),
     mapper: deps.mapper,
     mediaIndex: deps.mediaIndex,
-    sink: deps.sink,
+    ingest: deps.ingest,
     clock,
     logger,
   };

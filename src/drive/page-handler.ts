@@ -1,6 +1,8 @@
-import type { ScanRequest } from "../domain.js";
+import type { IngestOutcome } from "../domain.js";
+import type { Ingest } from "../ingest/pipeline.js";
+import { logOutcome } from "../ingest/report.js";
 import type { Logger } from "../lib/logger.js";
-import { folderToScan, PathError, type PathMapper } from "../paths/index.js";
+import { PathError, type PathMapper } from "../paths/index.js";
 import type { WatchedLog } from "./change-logs.js";
 import type { ChangeFilter } from "./filters.js";
 import type { FolderCache } from "./folder-cache.js";
@@ -19,7 +21,10 @@ export interface PageContext {
   cache: FolderCache;
   resolver: PathResolver;
   filter: ChangeFilter;
+  /** Maps a drive path for the media index; the way in maps it again for the scan. */
   mapper: PathMapper;
+  /** The one way in: SERVER_IGNORE_LIST, the folder, the library check, the commit. */
+  ingest: Ingest;
   mediaIndex: MediaIndex | undefined;
   logger: Logger;
   /** A shared drive renamed itself in its own log. */
@@ -31,19 +36,31 @@ export interface PageStats {
   files: number;
   queued: number;
   known: number;
+  /** On SERVER_IGNORE_LIST. */
+  ignored: number;
+  /** In no library of the media server. */
+  unmatched: number;
   filtered: number;
   unmapped: number;
   unresolved: number;
 }
 
+/** Counts of one page (or one poll), all zero. */
+export function noStats(changes = 0): PageStats {
+  return { changes, files: 0, queued: 0, known: 0, ignored: 0, unmatched: 0, filtered: 0, unmapped: 0, unresolved: 0 };
+}
+
 /**
- * Turns one page of changes into scan requests. Folder changes go into the
+ * Turns one page of changes into committed scans. Folder changes go into the
  * cache first, so files in a folder created or moved on the same page resolve
  * without a call. Each file change is the file's current state, so a rename or
  * move is simply a file at a new path; the media index tells new from known.
+ * The page's new files go through the way in as one request (committed in one
+ * transaction, before this resolves); a file that cannot be mapped was left
+ * out before, so it cannot refuse the others.
  */
-export async function handleChangePage(changes: DriveChange[], ctx: PageContext): Promise<{ requests: ScanRequest[]; stats: PageStats }> {
-  const stats: PageStats = { changes: changes.length, files: 0, queued: 0, known: 0, filtered: 0, unmapped: 0, unresolved: 0 };
+export async function handleChangePage(changes: DriveChange[], ctx: PageContext): Promise<PageStats> {
+  const stats = noStats(changes.length);
   const upserts: DriveItem[] = [];
   const removals: string[] = [];
   const files: DriveItem[] = [];
@@ -65,17 +82,23 @@ export async function handleChangePage(changes: DriveChange[], ctx: PageContext)
   }
   ctx.cache.apply(ctx.log.logKey, upserts, removals);
 
-  const requests = new Map<string, ScanRequest>();
+  const newFiles: string[] = [];
   for (const file of files) {
     stats.files++;
-    const request = await toScanRequest(file, ctx, stats);
-    if (request && !requests.has(request.folder)) requests.set(request.folder, request);
+    const drivePath = await newFileOf(file, ctx, stats);
+    if (drivePath !== undefined) newFiles.push(drivePath);
   }
-  stats.queued = requests.size;
-  return { requests: [...requests.values()], stats };
+  if (newFiles.length === 0) return stats;
+  // Drive requests name only the folder, as they always have.
+  const requested = newFiles.map((path) => ({ path, kind: "file" as const }));
+  const outcome = await ctx.ingest(requested, "drive", "DriveChange", { nameFiles: false });
+  countOutcome(outcome, stats, newFiles.length);
+  logOutcome(ctx.logger, outcome);
+  return stats;
 }
 
-async function toScanRequest(file: DriveItem, ctx: PageContext, stats: PageStats): Promise<ScanRequest | undefined> {
+/** The drive path of a file to scan: one in the watched folders, allowed by CLOUD.ALLOWED, mappable and new to the media server. */
+async function newFileOf(file: DriveItem, ctx: PageContext, stats: PageStats): Promise<string | undefined> {
   const drivePath = await ctx.resolver.resolveFile(file);
   if (drivePath === undefined) {
     stats.unresolved++;
@@ -102,7 +125,18 @@ async function toScanRequest(file: DriveItem, ctx: PageContext, stats: PageStats
     return undefined;
   }
   ctx.logger.info({ path: drivePath, serverPath }, "New file on the drive, not in the media server yet");
-  return { folder: folderToScan(serverPath, false), source: "drive", event: "DriveChange" };
+  return drivePath;
+}
+
+/** Files left out on the way in count as ignored (by path) and unmatched (by folder); a refused page as unmapped. */
+function countOutcome(outcome: IngestOutcome, stats: PageStats, files: number): void {
+  if (outcome.result === "queued") {
+    stats.queued = outcome.queued.length + outcome.covered.length;
+    stats.ignored = outcome.ignored.length;
+    stats.unmatched = outcome.unmatched.length;
+  } else if (outcome.result === "unmatched") stats.unmatched = outcome.paths.length;
+  else if (outcome.result === "refused") stats.unmapped += files;
+  else stats.ignored = files;
 }
 
 /** My Drive's log also reports shared-drive items; those belong to (and are handled by) their own log. */

@@ -1,4 +1,4 @@
-import type { ScanSink } from "../domain.js";
+import type { Ingest } from "../ingest/pipeline.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/index.js";
@@ -6,7 +6,7 @@ import { bootstrapLog } from "./bootstrap.js";
 import type { WatchedLog } from "./change-logs.js";
 import type { ChangeFilter } from "./filters.js";
 import type { FolderCache } from "./folder-cache.js";
-import { handleChangePage, type MediaIndex, type PageStats } from "./page-handler.js";
+import { handleChangePage, noStats, type MediaIndex, type PageStats } from "./page-handler.js";
 import { PathResolver } from "./path-resolver.js";
 import type { LogStore } from "./store.js";
 import type { DriveApi } from "./types.js";
@@ -18,15 +18,15 @@ export interface PollerDeps {
   filter: ChangeFilter;
   mapper: PathMapper;
   mediaIndex: MediaIndex | undefined;
-  sink: ScanSink;
+  ingest: Ingest;
   clock: Clock;
   logger: Logger;
 }
 
 /**
  * Replays one change log from its stored token to the end. Per page: turn the
- * changes into scan requests, enqueue them (committed when enqueue returns),
- * and only then store the next token. A crash anywhere before that re-reads
+ * changes into scans through the way in (committed when it resolves), and
+ * only then store the next token. A crash anywhere before that re-reads
  * the page on the next poll; nothing is skipped.
  */
 export async function pollLog(log: WatchedLog, deps: PollerDeps): Promise<PageStats | undefined> {
@@ -40,14 +40,13 @@ export async function pollLog(log: WatchedLog, deps: PollerDeps): Promise<PageSt
   state = { ...state, rootName: log.name ?? state.rootName };
   cache.setRoot(state.rootId, state.rootName);
 
-  const total: PageStats = { changes: 0, files: 0, queued: 0, known: 0, filtered: 0, unmapped: 0, unresolved: 0 };
+  const total = noStats();
   const resolver = new PathResolver(cache, api, log.logKey);
   const onDriveRenamed = (name: string): void => renameRoot(log.logKey, state.rootId, name, deps);
   let token = state.pageToken;
   for (;;) {
     const page = await api.listChanges(token, log.driveId);
-    const { requests, stats } = await handleChangePage(page.changes, { ...deps, log, resolver, onDriveRenamed });
-    if (requests.length > 0) deps.sink.enqueue(requests);
+    const stats = await handleChangePage(page.changes, { ...deps, log, resolver, onDriveRenamed });
     addStats(total, stats);
     const next = page.nextPageToken ?? page.newStartPageToken;
     if (next === undefined) throw new Error("changes.list answered without nextPageToken or newStartPageToken");

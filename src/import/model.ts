@@ -1,3 +1,4 @@
+import type { TargetType } from "../domain.js";
 import type { TriggerType } from "../config/types.js";
 
 /** One rewrite rule as the other tool wrote it (a regular expression and its replacement). */
@@ -9,7 +10,7 @@ export interface Rule {
 }
 
 export interface ModelTarget {
-  type: "plex" | "jellyfin" | "emby" | "autoscan";
+  type: TargetType;
   name: string;
   url: string;
   token?: string;

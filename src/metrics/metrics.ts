@@ -114,7 +114,7 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
   });
   new Gauge({
     name: "scanarr_target_consecutive_failures",
-    help: "Failed deliveries in a row per target.",
+    help: "Failed rounds of deliveries in a row per target (calls in flight together count once).",
     labelNames: ["target"] as const,
     registers: [registry],
     collect() {

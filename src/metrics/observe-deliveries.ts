@@ -32,6 +32,11 @@ export function observeDeliveries(queue: DeliveryQueue, metrics: ScanMetrics, cl
     recordRetry: (job, retryAt, error, libraries) => note(job, "retry", queue.recordRetry(job, retryAt, error, libraries)),
     recordFailed: (job, error, libraries) => note(job, "failed", queue.recordFailed(job, error, libraries)),
     recordSkipped: (job, reason) => note(job, "skipped", queue.recordSkipped(job, reason)),
+    // Given back unsent: not an outcome; a new claim starts its clock again.
+    releaseClaim(job) {
+      claimedAt.delete(job.deliveryId);
+      return queue.releaseClaim(job);
+    },
   };
   return withOverrides(queue, overrides);
 }

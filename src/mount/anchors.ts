@@ -18,7 +18,14 @@ export interface AnchorStatus {
 /** Answers "may scans go out now?" from the anchors; see createAnchorMonitor. */
 export interface AnchorMonitor {
   readonly anchors: readonly string[];
-  /** Checks every anchor in parallel, each bounded by the probe; concurrent callers share one check. */
+  /**
+   * Checks every anchor in parallel, each bounded by the probe. The answer
+   * always comes from a check begun after the call (a caller about to send a
+   * scan must not act on a look taken before it asked). Callers share the
+   * check: it begins once the one running has ended and the callers of the
+   * current event-loop turn have all asked, so a batch of scan calls costs
+   * one look.
+   */
   check(): Promise<AnchorStatus>;
   /** The last finished check, for /health and pages that must not wait on a mount; undefined before the first. */
   current(): AnchorStatus | undefined;
@@ -48,6 +55,7 @@ export function createAnchorMonitor(deps: AnchorMonitorDeps): AnchorMonitor {
   const wasMissing = new Map<string, boolean>();
   let last: AnchorStatus | undefined;
   let running: Promise<AnchorStatus> | undefined;
+  let next: Promise<AnchorStatus> | undefined;
 
   const run = async (): Promise<AnchorStatus> => {
     const reasons = await Promise.all(anchors.map(async (anchor) => whyMissing(anchor, await deps.probe.check(anchor, { first: true }))));
@@ -69,10 +77,17 @@ export function createAnchorMonitor(deps: AnchorMonitorDeps): AnchorMonitor {
   return {
     anchors,
     check() {
-      running ??= run().finally(() => {
-        running = undefined;
-      });
-      return running;
+      next ??= (running ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => {
+          next = undefined;
+          running = run().finally(() => {
+            running = undefined;
+          });
+          return running;
+        });
+      return next;
     },
     current: () => last,
   };

@@ -1,3 +1,4 @@
+import { backoffDelay } from "../lib/backoff.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { addToBatch, emptyBatch, isEmpty, type Batch } from "./batch.js";
@@ -18,7 +19,8 @@ export interface ChannelPolicy {
 export const DEFAULT_POLICY: ChannelPolicy = {
   windowMs: 60_000,
   maxAttempts: 5,
-  backoffMs: (attempt) => 10_000 * 3 ** (attempt - 1),
+  // 10 s, 30 s, 90 s, 4.5 min: one receiver's outage needs no jitter.
+  backoffMs: (attempt) => backoffDelay(attempt, { baseMs: 10_000, factor: 3, maxMs: Infinity }),
   maxRetryAfterMs: 15 * 60_000,
 };
 

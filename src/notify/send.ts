@@ -1,3 +1,5 @@
+import { describeFetchCause, isRetryableStatus } from "../lib/http-status.js";
+
 /** How one attempt to post a message went. */
 export type SendResult =
   | { kind: "sent" }
@@ -27,13 +29,16 @@ export async function postMessage(url: string, body: unknown, options: SendOptio
       signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
     });
   } catch (error) {
+    // Only our time-out: an abort of options.signal is the service stopping, not the receiver being slow.
     const timedOut = error instanceof Error && error.name === "TimeoutError";
-    return { kind: "retry", reason: timedOut ? `no answer within ${options.timeoutMs / 1000} s` : `network error: ${causeOf(error)}` };
+    const reason = timedOut ? `no answer within ${options.timeoutMs / 1000} s` : `network error: ${describeFetchCause(error)}`;
+    return { kind: "retry", reason };
   }
   const text = await res.text().catch(() => "");
   if (res.ok) return { kind: "sent" };
   const reason = `HTTP ${res.status}`;
-  if (res.status === 429 || res.status === 408 || res.status >= 500) {
+  // Unlike a media server, a webhook answering 404 was deleted: trying again would not help.
+  if (isRetryableStatus(res.status)) {
     const afterMs = retryAfterMs(res.headers.get("retry-after"), text, options.now);
     return afterMs === undefined ? { kind: "retry", reason } : { kind: "retry", reason, afterMs };
   }
@@ -58,10 +63,4 @@ export function retryAfterMs(header: string | null, body: string, now: number): 
     // Not JSON: no hint.
   }
   return undefined;
-}
-
-function causeOf(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause ?? error) : error;
-  if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message;
-  return String(cause);
 }

@@ -12,3 +12,4 @@ export {
   type ParsedPath,
   type PathStyle,
 } from "./parse.js";
+export { matchIgnoreList } from "./ignore.js";

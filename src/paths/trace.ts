@@ -1,17 +1,15 @@
-import type { Library } from "../domain.js";
-import { matchIgnoreList } from "../triggers/ignore.js";
+import type { Library, TargetRuntime } from "../domain.js";
+import { matchIgnoreList } from "./ignore.js";
 import { classifyPath, folderToScan, type PathKind } from "./folder.js";
 import { PathError, type PathMapper } from "./mapper.js";
 import { findLibrariesFor, isWithin } from "./within.js";
 
-/** A media server a path is traced to: how it names paths, and its libraries. */
-export interface TraceTarget {
-  readonly name: string;
-  /** The folder as this server names it (the media-server path today; per-target rewrites plug in here). */
-  toTargetPath(path: string): string;
-  /** Throws when the server cannot tell; the trace then says so instead of naming a library. */
-  listLibraries(): Promise<Library[]>;
-}
+/**
+ * A media server a path is traced to (the one contract, domain.ts): its
+ * name and libraries (a failed listLibraries() is shown instead of a
+ * library), and how it names paths.
+ */
+export type TraceTarget = Pick<TargetRuntime, "target" | "toTargetPath">;
 
 /** A target with its libraries already read (or the reason they could not be). */
 export interface ResolvedTarget {
@@ -59,11 +57,11 @@ export async function resolveTargets(targets: readonly TraceTarget[]): Promise<R
     targets.map(async (t) => {
       let libraries: ResolvedTarget["libraries"];
       try {
-        libraries = await t.listLibraries();
+        libraries = await t.target.listLibraries();
       } catch (error) {
         libraries = { error: error instanceof Error ? error.message : String(error) };
       }
-      return { name: t.name, toTargetPath: (p: string) => t.toTargetPath(p), libraries };
+      return { name: t.target.name, toTargetPath: (p: string) => t.toTargetPath(p), libraries };
     }),
   );
 }

@@ -44,7 +44,7 @@ export function createAfterDelivery(options: AfterDeliveryOptions): DeliveryArou
         return;
       }
       // A retry runs the hook again on the next attempt's outcome; only final outcomes are reported.
-      if (outcome.kind === "unavailable" || outcome.kind === "auth") return;
+      if (outcome.kind === "unavailable" || outcome.kind === "auth" || outcome.kind === "held") return;
       const facts = {
         ...factsOf(job, dt),
         result: outcome.kind === "done" ? "finished" : "failed",

@@ -112,16 +112,19 @@ async function emptyTrashOfBatch(batch: ConfirmingDelivery[], sections: PlexSect
   }
   const outcome = new Map<string, string>();
   let anchorsPresent: boolean | undefined;
+  // The look before the count spares a count while a mount is down; the one that lets the call out is made after it.
+  const anchors = deps.anchors;
+  const anchorsPresentNow = anchors ? async () => (await anchors.check()).ok : undefined;
   for (const [id, causes] of causesBy) {
     const section = sections.find((s) => s.id === id);
     if (!section) {
       outcome.set(id, "left alone: the section is not in Plex");
       continue;
     }
-    anchorsPresent ??= deps.anchors ? (await deps.anchors.check()).ok : true;
+    anchorsPresent ??= anchorsPresentNow ? await anchorsPresentNow() : true;
     try {
       const input = { sectionRefreshing: section.refreshing, alreadyEmptied: false, anchorsPresent, causes };
-      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input);
+      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input, anchorsPresentNow);
       if (result.action === "emptied") {
         outcome.set(id, `emptied (${result.deletedCount} deleted items)`);
         deps.logger.info({ section: section.title, deleted: result.deletedCount }, "emptied the section's trash");

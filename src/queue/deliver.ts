@@ -1,4 +1,12 @@
-import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../domain.js";
+import {
+  TargetAuthError,
+  TargetFatalError,
+  TargetUnavailableError,
+  type Library,
+  type Target,
+  type TargetLibraries,
+  type TargetRuntime,
+} from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
 import type { DeliveryJob, LibraryRef } from "./types.js";
 
@@ -6,24 +14,20 @@ import type { DeliveryJob, LibraryRef } from "./types.js";
 export type DeliveryOutcome =
   | { kind: "done"; libraries: LibraryRef[] }
   | { kind: "unavailable" | "auth" | "fatal"; error: string; libraries: LibraryRef[] | null }
-  | { kind: "no-library"; error: string };
+  | { kind: "no-library"; error: string }
+  /** An anchor was missing right before a scan call: nothing more was sent, and the claim goes back as it was. */
+  | { kind: "held" };
 
-/** A target as delivery sees it: the server, its library list, and its own path form. */
-export interface DeliveryTarget {
-  readonly target: Target;
-  /** "plex" scans once per library holding the folder; the others take one call per folder. */
-  readonly type: string;
-  readonly libraries: { librariesFor(folder: string): Promise<Library[]>; knownLibraries(): Library[] | undefined };
-  /** This server's path for a media-server path (TARGETS[].PATH_MAPPINGS); identity by default. */
-  toTargetPath(path: string): string;
-}
+/** A target as delivery sees it (the one contract, domain.ts): the server, its library list, its own path form. */
+export type DeliveryTarget = Pick<TargetRuntime, "target" | "toTargetPath"> & {
+  readonly libraries: Pick<TargetLibraries, "librariesFor" | "knownLibraries">;
+};
 
 /** A bare Target (tests, the scanner) as a delivery target: its own path form, a fresh library list each time. */
 export function deliveryTargetOf(target: Target): DeliveryTarget {
   let known: Library[] | undefined;
   return {
     target,
-    type: "plex",
     libraries: {
       librariesFor: async (folder) => {
         known = await target.listLibraries();
@@ -37,19 +41,29 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
 
 /**
  * Resolves the libraries holding the job's folder, in this target's path
- * form, and asks the target to scan it: Plex in each library (a folder may
- * sit in a 4K and a 1080p library), the others once (their call is not per
- * library). Never throws: every failure comes back as an outcome.
+ * form, and asks the target to scan it: in each library when the target
+ * scans per library (Plex: a folder may sit in a 4K and a 1080p library),
+ * else once. `ready`, when given, is asked right before each scan call, and
+ * the call is made in the same turn as it answers true; on false nothing
+ * more is sent ("held": the libraries already scanned are scanned again with
+ * the rest). Never throws: every failure comes back as an outcome.
  */
-export async function deliverFolder(dt: DeliveryTarget, job: Pick<DeliveryJob, "folder" | "files">): Promise<DeliveryOutcome> {
+export async function deliverFolder(
+  dt: DeliveryTarget,
+  job: Pick<DeliveryJob, "folder" | "files">,
+  ready?: () => Promise<boolean>,
+): Promise<DeliveryOutcome> {
   const folder = dt.toTargetPath(job.folder);
   const files = job.files.map((f) => dt.toTargetPath(f));
   let matches: Library[] | null = null;
   try {
     matches = await dt.libraries.librariesFor(folder);
     if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(dt, folder) };
-    const scanned = dt.type === "plex" ? matches : matches.slice(0, 1);
-    for (const library of scanned) await dt.target.scan(folder, library, files);
+    const scanned = dt.target.scansPerLibrary ? matches : matches.slice(0, 1);
+    for (const library of scanned) {
+      if (ready && !(await ready())) return { kind: "held" };
+      await dt.target.scan(folder, library, files);
+    }
     return { kind: "done", libraries: matches.map(refOf) };
   } catch (error) {
     const refs = matches ? matches.map(refOf) : null;

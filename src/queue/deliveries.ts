@@ -66,6 +66,17 @@ export function releaseExpiredLeases(ctx: DeliveryContext, now: number): Array<{
   return expired.map(({ id, owner }) => ({ id, owner }));
 }
 
+/**
+ * A claim given back unsent (an anchor went missing right before the scan
+ * call): pending again as before it was claimed, no attempt counted, and its
+ * scan open to new requests again when nothing of it went out.
+ */
+export function releaseClaim(ctx: DeliveryContext, job: DeliveryJob, now: number): boolean {
+  if (ctx.st.releaseClaim.run(now, job.deliveryId, ctx.owner).changes === 0) return false;
+  reopenIfUntouched(ctx, job.scanId, now);
+  return true;
+}
+
 /** Whether the outcome was recorded: false when the claim is no longer ours (its lease was released). */
 export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number): boolean {
   if (ctx.st.markDone.run(JSON.stringify(libraries), now, now, job.deliveryId, ctx.owner).changes === 0) return false;

@@ -24,7 +24,11 @@ export interface GateOptions {
   anchors?: AnchorCheck;
   /** Called when a check finished, so the scheduler looks again. */
   wake: () => void;
-  /** How long a passed anchor check is trusted before delivering again (default 1 s). */
+  /**
+   * How long a passed anchor check lets due deliveries be claimed without a
+   * look first (default 1 s). It never lets a scan out: each scan call waits
+   * for confirmAnchors right before it is sent.
+   */
   anchorFreshMs?: number;
   /** How often missing anchors are looked for again (default 10 s). */
   anchorRetryMs?: number;
@@ -33,8 +37,15 @@ export interface GateOptions {
 }
 
 export interface Gates {
-  /** True when deliveries may go out now; otherwise a check is under way or scheduled and `wake` follows. */
+  /** True when due deliveries may be claimed now; otherwise a check is under way or scheduled and `wake` follows. */
   anchorsOk(now: number): boolean;
+  /**
+   * The check right before a scan call: every anchor looked at by a check
+   * begun after this call (callers waiting together share one), its answer
+   * recorded like any other. Resolves true when all are there; the caller
+   * sends in the same turn, with no await in between.
+   */
+  confirmAnchors(): Promise<boolean>;
   /** Starts a file-check round when one is due and none is running (only while the anchors are present). */
   runFileChecks(now: number): void;
   /** True when the last anchor check found one missing (false while unknown or present). */
@@ -47,7 +58,8 @@ export interface Gates {
 
 /**
  * What holds deliveries back before a target is called: missing anchors pause
- * everything (nothing is sent or counted), and scans whose named files are not
+ * everything (nothing is sent or counted; a claim whose last-moment check
+ * fails goes back unsent), and scans whose named files are not
  * visible yet wait for check rounds. Checks run one at a time, each bounded
  * by the checker; the queue keeps their state, so a restart resumes them.
  */
@@ -59,20 +71,35 @@ export function createGates(options: GateOptions): Gates {
   let anchorCheck: Promise<void> | undefined;
   let anchorsPassedAt = -Infinity;
   let anchorsFailedAt = -Infinity;
+  // The latest answer decides: a pass followed by a failure (the look right before a
+  // scan call) must stop the claims, whatever the times say.
+  let lastOk: boolean | undefined;
   let fileRound: Promise<void> | undefined;
 
   function anchorsOk(now: number): boolean {
     if (!anchors) return true;
-    if (now - anchorsPassedAt < freshMs) return true;
+    if (lastOk === true && now - anchorsPassedAt < freshMs) return true;
     if (!anchorCheck && now - anchorsFailedAt >= retryMs) {
       anchorCheck = anchors.check().then(({ ok }) => {
         anchorCheck = undefined;
-        if (ok) anchorsPassedAt = clock.now();
-        else anchorsFailedAt = clock.now();
+        record(ok);
         wake();
       });
     }
     return false;
+  }
+
+  async function confirmAnchors(): Promise<boolean> {
+    if (!anchors) return true;
+    const { ok } = await anchors.check();
+    record(ok);
+    return ok;
+  }
+
+  function record(ok: boolean): void {
+    lastOk = ok;
+    if (ok) anchorsPassedAt = clock.now();
+    else anchorsFailedAt = clock.now();
   }
 
   function runFileChecks(now: number): void {
@@ -102,7 +129,7 @@ export function createGates(options: GateOptions): Gates {
   }
 
   function anchorsMissing(): boolean {
-    return anchors !== undefined && anchorsFailedAt > anchorsPassedAt;
+    return anchors !== undefined && lastOk === false;
   }
 
   function nextWakeAt(): number {
@@ -117,5 +144,5 @@ export function createGates(options: GateOptions): Gates {
     await Promise.allSettled([anchorCheck, fileRound]);
   }
 
-  return { anchorsOk, anchorsMissing, runFileChecks, nextWakeAt, idle };
+  return { anchorsOk, confirmAnchors, anchorsMissing, runFileChecks, nextWakeAt, idle };
 }

@@ -3,8 +3,10 @@ import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import { DatabaseUnwritableError } from "./storage-errors.js";
 import type { StorageWatch } from "./storage-watch.js";
 
-/** A sink whose callers wait for the shared commit of their batch. */
-export type AsyncEnqueue = (requests: ScanRequest[]) => Promise<EnqueueOutcome>;
+/** Writes requests inside the caller's transaction (the ScanQueue). */
+export interface QueueWriter {
+  enqueue(requests: ScanRequest[]): EnqueueOutcome;
+}
 
 interface Waiting {
   requests: ScanRequest[];
@@ -13,9 +15,10 @@ interface Waiting {
 }
 
 /**
- * Group commit for the HTTP path: every enqueue asked for during one turn of
- * the event loop is written in a single SQLite transaction, and each caller is
- * answered only after that commit — so a 2xx still means "on disk". One
+ * The ScanSink every source enqueues through. Group commit: every enqueue
+ * asked for during one turn of the event loop is written in a single SQLite
+ * transaction, and each caller is answered only after that commit — so a 2xx
+ * still means "on disk". One
  * BEGIN/COMMIT per request was most of serve's CPU under load. A request
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
@@ -26,12 +29,12 @@ interface Waiting {
  * reported to it; either way the callers get a DatabaseUnwritableError.
  */
 export function createGroupCommit(
-  sink: ScanSink,
+  writer: QueueWriter,
   db: Database,
   check: (requests: ScanRequest[]) => unknown,
   maxBatch = 512,
   storage?: Pick<StorageWatch, "problem" | "report">,
-): AsyncEnqueue {
+): ScanSink {
   let batch: Waiting[] = [];
   let scheduled = false;
 
@@ -55,7 +58,7 @@ export function createGroupCommit(
     }
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = db.transaction(() => items.map((item) => sink.enqueue(item.requests))).immediate();
+      outcomes = db.transaction(() => items.map((item) => writer.enqueue(item.requests))).immediate();
     } catch (error) {
       const failed = storage?.report(error) ? new DatabaseUnwritableError(storage.problem() ?? String(error)) : error;
       for (const item of items) item.reject(failed);
@@ -64,13 +67,15 @@ export function createGroupCommit(
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));
   };
 
-  return (requests) =>
-    new Promise<EnqueueOutcome>((resolve, reject) => {
-      batch.push({ requests, resolve, reject });
-      if (batch.length >= maxBatch) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
+  return {
+    enqueue: (requests) =>
+      new Promise<EnqueueOutcome>((resolve, reject) => {
+        batch.push({ requests, resolve, reject });
+        if (batch.length >= maxBatch) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      }),
+  };
 }

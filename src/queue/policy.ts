@@ -8,7 +8,13 @@
  * - backoff for TargetUnavailableError (down, 404, 5xx, timeout): attempt n
  *   waits min(maxMs, baseMs × factor^(n-1)) = 5 s, 10 s, 20 s … capped at
  *   10 min, then "equal jitter": a random point in the upper half of that
- *   wait, so a fleet of scans does not retry in lockstep.
+ *   wait, so a fleet of scans does not retry in lockstep. A target that fails
+ *   is held by the same steps, counted per failed round (calls in flight
+ *   together count once), and probed once per step.
+ * - quickProbeMs 15 s for the first quickProbeForMs 10 min of an outage: the
+ *   probe interval never exceeds 15 s then, so a short outage (a restart, a
+ *   hang) is noticed within 15 s of the server's return; a longer one falls
+ *   back to the backoff's cap, so a night-long outage costs few requests.
  * - authRetryMs 15 min: a refused token (401/403) needs a human; retrying
  *   faster would only fill the Plex log.
  * - leaseRenewMs 30 s: claims in flight are renewed this often (their lease
@@ -23,6 +29,8 @@ export interface DeliveryPolicy {
   authRetryMs: number;
   maxAgeMs: number;
   leaseRenewMs: number;
+  quickProbeMs: number;
+  quickProbeForMs: number;
 }
 
 export interface BackoffPolicy {
@@ -37,6 +45,8 @@ export const DEFAULT_POLICY: DeliveryPolicy = {
   authRetryMs: 15 * 60_000,
   maxAgeMs: 24 * 60 * 60_000,
   leaseRenewMs: 30_000,
+  quickProbeMs: 15_000,
+  quickProbeForMs: 10 * 60_000,
 };
 
 export function resolvePolicy(overrides: Partial<DeliveryPolicy> = {}): DeliveryPolicy {

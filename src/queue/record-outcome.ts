@@ -1,12 +1,13 @@
+import { backoffDelay } from "../lib/backoff.js";
 import type { Logger } from "../lib/logger.js";
-import { computeBackoff } from "./backoff.js";
+import { probeInterval } from "./backoff.js";
 import type { DeliveryOutcome } from "./deliver.js";
 import type { DeliveryPolicy } from "./policy.js";
 import type { ScanQueue } from "./scan-queue.js";
 import type { TargetHealth } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
 
-export type OutcomeQueue = Pick<ScanQueue, "recordDelivered" | "recordRetry" | "recordFailed" | "recordSkipped">;
+export type OutcomeQueue = Pick<ScanQueue, "recordDelivered" | "recordRetry" | "recordFailed" | "recordSkipped" | "releaseClaim">;
 
 /** A queue write that answers whether the claim was still ours. */
 export type OutcomeWrite = () => boolean;
@@ -20,21 +21,22 @@ interface OutcomeContext {
   confirms?: (target: string) => boolean;
 }
 
+/** One answered call: its job, what came of it, and its health mark (TargetHealth.callStarted). */
+export interface Attempt {
+  job: DeliveryJob;
+  outcome: DeliveryOutcome;
+  mark: number;
+}
+
 /**
  * Turns one attempt's outcome into the target's health (now, once) and the
  * queue write to make (returned, so the caller can retry it if the database
  * refuses: the outcome must be recorded, never the delivery repeated).
  */
-export function planOutcome(
-  ctx: OutcomeContext,
-  target: string,
-  health: TargetHealth,
-  job: DeliveryJob,
-  outcome: DeliveryOutcome,
-  now: number,
-): OutcomeWrite {
+export function planOutcome(ctx: OutcomeContext, target: string, health: TargetHealth, attempt: Attempt, now: number): OutcomeWrite {
+  const { job, outcome, mark } = attempt;
   const { queue, policy, logger, random } = ctx;
-  const retryAt = now + computeBackoff(job.attempts + 1, policy.backoff, random);
+  const retryAt = now + backoffDelay(job.attempts + 1, { ...policy.backoff, jitter: "equal" }, random);
   const where = { target, folder: job.folder, attempt: job.attempts + 1 };
   switch (outcome.kind) {
     case "done":
@@ -46,12 +48,20 @@ export function planOutcome(
         if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, message);
         return ours;
       };
-    case "unavailable":
-      health.recordUnavailable(outcome.error, now + computeBackoff(health.consecutiveFailures + 1, policy.backoff, random));
-      logger.debug({ ...where, error: outcome.error, retryAt }, "delivery failed, will retry");
-      return () => queue.recordRetry(job, retryAt, outcome.error, outcome.libraries);
+    case "unavailable": {
+      const probe = health.isProbe(mark);
+      const first = health.recordUnavailable(outcome.error, mark, now, (round, downForMs) =>
+        probeInterval(round, downForMs, policy, random),
+      );
+      // Only the failure that found the target down speaks of the scan too. A failed probe, or a failure
+      // older than the round or the answer that came since, is the target's: the scan waits for the
+      // target's next probe, or not at all when the target has answered meanwhile (heldUntil 0).
+      const at = first && !probe ? retryAt : Math.min(retryAt, health.heldUntil);
+      logger.debug({ ...where, error: outcome.error, retryAt: at }, "delivery failed, will retry");
+      return () => queue.recordRetry(job, at, outcome.error, outcome.libraries);
+    }
     case "auth":
-      health.recordAuthFailure(outcome.error, now + policy.authRetryMs);
+      health.recordAuthFailure(outcome.error, mark, now + policy.authRetryMs, now);
       return () => queue.recordRetry(job, now + policy.authRetryMs, outcome.error, outcome.libraries);
     case "fatal":
       health.recordSuccess();
@@ -62,5 +72,9 @@ export function planOutcome(
       health.recordSuccess();
       logger.info({ ...where, reason: outcome.error }, "no library of the target holds the folder; skipped there");
       return () => queue.recordSkipped(job, outcome.error);
+    case "held":
+      // Not an attempt and not the target's doing: the scheduler waits for the anchors.
+      logger.debug(where, "an anchor went missing right before the scan call; the scan goes back to the queue unsent");
+      return () => queue.releaseClaim(job);
   }
 }

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { inTransaction } from "./database.js";
-import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { coalesceRequest } from "./coalesce.js";
@@ -62,7 +62,7 @@ export function defaultMaxWaitMs(delayMs: number): number {
 type Listener = (earliestDueAt: number) => void;
 
 /** The durable, coalescing scan queue (SQLite). Every method is synchronous. */
-export class ScanQueue extends QueueReads implements ScanSink {
+export class ScanQueue extends QueueReads {
   private readonly ctx: FileCheckContext;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
@@ -195,6 +195,11 @@ export class ScanQueue extends QueueReads implements ScanSink {
 
   recordSkipped(job: DeliveryJob, reason: string): boolean {
     return this.transaction(() => deliveries.recordSkipped(this.ctx, job, reason, this.clock.now()));
+  }
+
+  /** Gives a claim back unsent: pending as it was, no attempt counted (false when it is no longer ours). */
+  releaseClaim(job: DeliveryJob): boolean {
+    return this.transaction(() => deliveries.releaseClaim(this.ctx, job, this.clock.now()));
   }
 
   /** Extends the lease of every claim this process holds. */

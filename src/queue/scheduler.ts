@@ -4,7 +4,7 @@ import type { Logger } from "../lib/logger.js";
 import { deliverFolder, deliveryTargetOf, type DeliveryOutcome, type DeliveryTarget } from "./deliver.js";
 import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
-import { planOutcome, type OutcomeWrite } from "./record-outcome.js";
+import { planOutcome, type Attempt, type OutcomeWrite } from "./record-outcome.js";
 import type { ScanQueue } from "./scan-queue.js";
 import { TargetHealth, type HealthState } from "./target-health.js";
 import type { DeliveryJob } from "./types.js";
@@ -27,6 +27,7 @@ export type DeliveryQueue = Pick<
   | "releaseExpiredLeases"
   | "nextLeaseEnd"
   | "recordSkipped"
+  | "releaseClaim"
   | "dueFileChecks"
   | "recordFileChecks"
   | "nextFileCheckAt"
@@ -43,8 +44,10 @@ export interface DeliveryOptions {
   policy?: Partial<DeliveryPolicy>;
   /** File-exists checks for scans that named files (the queue must have its fileChecks policy). */
   fileChecker?: FileChecker;
-  /** Anchors that must be present before anything is delivered. */
+  /** Anchors that must be present before anything is delivered: checked before claiming and right before each scan call. */
   anchors?: AnchorCheck;
+  /** How soon missing anchors are looked for again (default 10 s). */
+  anchorRetryMs?: number;
   /** Work around the scan call of some targets: hooks before, confirmation after (src/queue/after-delivery.ts). */
   around?: DeliveryAround;
   /**
@@ -88,20 +91,32 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   const inFlight = new Map(targets.map(({ target: t }) => [t.name, 0]));
   const running = new Set<Promise<void>>();
   // Answers received since the last tick: recorded together, in one transaction.
-  const completed: Array<{ dt: DeliveryTarget; job: DeliveryJob; outcome: DeliveryOutcome }> = [];
+  const completed: Array<Attempt & { dt: DeliveryTarget }> = [];
   // Outcomes the database refused to record (disk full, I/O error): kept and
   // written again on every tick, while their claims stay leased to us.
   const unrecorded: OutcomeWrite[] = [];
   const around = options.around;
   const outcomes = { queue, policy, logger, random, ...(around ? { confirms: (t: string) => around.confirms(t) } : {}) };
-  const gates = createGates({ queue, clock, logger, fileChecker: options.fileChecker, anchors: options.anchors, wake: () => tick() });
+  const gates = createGates({
+    queue,
+    clock,
+    logger,
+    fileChecker: options.fileChecker,
+    anchors: options.anchors,
+    anchorRetryMs: options.anchorRetryMs,
+    wake: () => tick(),
+  });
+  const ready = options.anchors ? gates.confirmAnchors : undefined;
   const upkeep = createUpkeep(queue, policy, logger, clock.now());
   let timer: unknown;
   let armedAt = Infinity;
   let stopping = false;
   let detached = false;
   let tickQueued = false;
+  const healthOf = (t: Target) => health.get(t.name) as TargetHealth;
   const freeSlots = (t: Target) => Math.min(policy.concurrencyPerTarget, t.maxInFlight ?? Infinity) - (inFlight.get(t.name) ?? 0);
+  // While a target is down, one probe per interval (callStarted holds the next one back).
+  const slotsToClaim = (t: Target) => (healthOf(t).probing ? Math.min(1, freeSlots(t)) : freeSlots(t));
   const holding = () => running.size + completed.length + unrecorded.length > 0;
   const unsubscribe = queue.subscribe((dueAt) => {
     if (!stopping && dueAt < armedAt) arm(dueAt);
@@ -139,7 +154,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       gates.runFileChecks(now);
       const ready = targets.filter(({ target }) => {
         const free = freeSlots(target);
-        return free > 0 && !health.get(target.name)?.isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
+        return free > 0 && !healthOf(target).isHeld(now) && (queue.nextDueAt(target.name) ?? Infinity) <= now;
       });
       // Missing anchors pause every delivery: nothing is sent and no attempt is counted.
       const paused = ready.length > 0 && !gates.anchorsOk(now);
@@ -147,7 +162,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
         const claims = queue.batch(() =>
           ready.map((dt) => ({
             dt,
-            jobs: queue.claimDue(dt.target.name, freeSlots(dt.target)),
+            jobs: queue.claimDue(dt.target.name, slotsToClaim(dt.target)),
           })),
         );
         for (const { dt, jobs } of claims) for (const job of jobs) start(dt, job);
@@ -176,7 +191,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     for (const { target } of paused ? [] : targets) {
       if (freeSlots(target) <= 0) continue; // a completion re-ticks
       const due = queue.nextDueAt(target.name);
-      if (due !== undefined) at = Math.min(at, Math.max(due, health.get(target.name)?.heldUntil ?? 0));
+      if (due !== undefined) at = Math.min(at, Math.max(due, healthOf(target).heldUntil));
     }
     if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
     return Math.min(at, upkeep.nextWakeAt(now, holding(), !paused));
@@ -185,11 +200,14 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   function start(dt: DeliveryTarget, job: DeliveryJob): void {
     const { target } = dt;
     inFlight.set(target.name, (inFlight.get(target.name) ?? 0) + 1);
+    const mark = healthOf(target).callStarted(clock.now());
     const before = around ? around.before(dt, job).catch(() => undefined) : Promise.resolve();
     const work = before
-      .then(() => deliverFolder(dt, job))
+      // The anchors are looked at again right before each scan call, after the claim: a pass
+      // seen before it (anchorsOk) lets work be claimed, never sent.
+      .then(() => deliverFolder(dt, job, ready))
       .then((outcome) => {
-        if (!detached) completed.push({ dt, job, outcome });
+        if (!detached) completed.push({ dt, job, outcome, mark });
       })
       .catch((error: unknown) => logger.error({ err: error, folder: job.folder }, "delivery bookkeeping failed"))
       .finally(() => {
@@ -214,7 +232,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     if (completed.length === 0) return;
     const batch = completed.splice(0).map((c) => ({
       ...c,
-      write: planOutcome(outcomes, c.dt.target.name, health.get(c.dt.target.name) as TargetHealth, c.job, c.outcome, now),
+      write: planOutcome(outcomes, c.dt.target.name, healthOf(c.dt.target), c, now),
     }));
     if (unrecorded.length > 0) unrecorded.push(...batch.map((b) => b.write));
     else {

@@ -65,6 +65,10 @@ export function prepareStatements(db: Database) {
     releaseLease: p<[number, number]>(
       "UPDATE scan_delivery SET state = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering'",
     ),
+    // A claim given back unsent: pending as it was, no attempt counted.
+    releaseClaim: p<[number, number, string]>(
+      "UPDATE scan_delivery SET state = 'pending', owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?",
+    ),
     nextLeaseEnd: p<[]>("SELECT MIN(lease_until) AS at FROM scan_delivery INDEXED BY scan_delivery_lease WHERE state = 'delivering'"),
     // Recording an outcome needs the claim still to be ours: a claim whose
     // lease ran out went back to pending and may be someone else's by now.

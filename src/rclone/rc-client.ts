@@ -1,3 +1,4 @@
+import { describeFetchCause, isAuthStatus, isTimeout } from "../lib/http-status.js";
 import type { Logger } from "../lib/logger.js";
 import { RcAuthError, RcCommandError, RcDirError, RcUnreachableError } from "./rc-errors.js";
 
@@ -71,11 +72,11 @@ export function createRcClient(options: RcClientOptions): RcClient {
       });
       text = await response.text();
     } catch (error) {
-      const why = describeFetchError(error, timeoutMs);
+      const why = isTimeout(error) ? `no answer within ${timeoutMs / 1000} s` : describeFetchCause(error);
       setState("unreachable", why);
       throw new RcUnreachableError(`rclone remote control at ${shown} is unreachable: ${why}`);
     }
-    if (response.status === 401 || response.status === 403) {
+    if (isAuthStatus(response.status)) {
       setState("unauthorized", `HTTP ${response.status}`);
       throw new RcAuthError(`rclone remote control at ${shown} refused the credentials (HTTP ${response.status})`);
     }
@@ -161,11 +162,4 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return `no answer within ${timeoutMs / 1000} s`;
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return cause ?? (error instanceof Error ? error.message : String(error));
 }

@@ -1,5 +1,6 @@
 import { PLEX_TARGET_NAMES } from "../config/defaults.js";
 import type { Config } from "../config/types.js";
+import type { TargetRuntime } from "../domain.js";
 import { createHooks } from "../hooks/hooks.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
@@ -7,7 +8,6 @@ import type { AnchorMonitor } from "../mount/anchors.js";
 import { createAfterDelivery } from "../queue/after-delivery.js";
 import { endUnwatchedConfirmations, startConfirmations, type ConfirmationHandle, type ConfirmQueue } from "../queue/confirmations.js";
 import type { DeliveryAround } from "../queue/scheduler.js";
-import type { BuiltTarget } from "../targets/build-targets.js";
 import { createPlexAfterScan, type AfterScanConfig } from "../targets/plex/after-scan.js";
 import { afterScanConfigOfEntry } from "../targets/plex/after-scan-config.js";
 
@@ -20,7 +20,7 @@ export interface AfterScanWiring {
 export interface AfterScanWiringDeps {
   config: Config;
   queue: ConfirmQueue;
-  targets: BuiltTarget[];
+  targets: TargetRuntime[];
   env: NodeJS.ProcessEnv;
   clock: Clock;
   logger: Logger;
@@ -30,9 +30,9 @@ export interface AfterScanWiringDeps {
   anchors: AnchorMonitor;
 }
 
-/** A Plex target and where its after-scan settings come from. */
+/** A target whose scans confirm, and where its after-scan settings come from. */
 interface PlexAfterScanTarget {
-  built: BuiltTarget;
+  built: TargetRuntime;
   settings: AfterScanConfig;
   keys: { urlKey?: string; tokenKey?: string };
 }
@@ -42,8 +42,8 @@ interface PlexAfterScanTarget {
  * and each enabled TARGETS entry of TYPE "plex", each with its own server,
  * token and settings. Hooks run around each of their scan calls;
  * confirmation, analyze and the guarded empty trash follow them, with one
- * confirmation driver (one poll per interval) per server. Other types, and a
- * test's replaced target, get none of it.
+ * confirmation driver (one poll per interval) per server. Targets that do
+ * not confirm (Target.confirms), and a test's replaced target, get none of it.
  */
 export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
   const { config, clock, logger, signal } = deps;
@@ -79,10 +79,10 @@ export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
   };
 }
 
-function plexTargetsOf(config: Config, targets: BuiltTarget[]): PlexAfterScanTarget[] {
+function plexTargetsOf(config: Config, targets: TargetRuntime[]): PlexAfterScanTarget[] {
   const found: PlexAfterScanTarget[] = [];
   for (const built of targets) {
-    if (built.type !== "plex") continue;
+    if (!built.target.confirms) continue;
     const name = built.target.name;
     if (config.PLEX_ENABLED && (name === PLEX_TARGET_NAMES.api || name === PLEX_TARGET_NAMES.scanner)) {
       found.push({ built, settings: config, keys: {} });

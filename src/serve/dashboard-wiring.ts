@@ -1,4 +1,5 @@
 import type { Config } from "../config/types.js";
+import type { TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
 import { observeConfirmations } from "../metrics/observe-confirmations.js";
@@ -12,7 +13,6 @@ import type { Database } from "../queue/database.js";
 import { QueueBrowser } from "../queue/history.js";
 import type { DeliveryQueue } from "../queue/scheduler.js";
 import type { DashboardDeps } from "../server/dashboard/deps.js";
-import type { BuiltTarget } from "../targets/build-targets.js";
 
 export interface DashboardWiring {
   dashboard: DashboardDeps;
@@ -28,7 +28,7 @@ export interface DashboardWiringDeps {
   db: Database;
   clock: Clock;
   mapper: PathMapper;
-  targets: readonly BuiltTarget[];
+  targets: readonly TargetRuntime[];
   /** Late-bound: the scheduler starts after the server listens. */
   wake(): void;
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };

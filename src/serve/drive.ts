@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import type { Database } from "better-sqlite3";
 import { loadDriveAuth, type DriveAuth } from "../auth/drive-auth.js";
 import type { Config } from "../config/types.js";
-import type { ScanSink } from "../domain.js";
 import { startDriveMonitor, type DriveMonitor, type MediaIndex } from "../drive/monitor.js";
+import type { Ingest } from "../ingest/pipeline.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/mapper.js";
@@ -12,7 +12,7 @@ import { openPlexLibraryDb } from "../targets/plex/library-db.js";
 export interface DriveWiring {
   config: Config;
   db: Database;
-  sink: ScanSink;
+  ingest: Ingest;
   mapper: PathMapper;
   tokenFile: string;
   logger: Logger;
@@ -46,7 +46,7 @@ export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
   const monitor = startDriveMonitor({
     config: w.config,
     db: w.db,
-    sink: w.sink,
+    ingest: w.ingest,
     mapper: w.mapper,
     mediaIndex: index?.index,
     auth,

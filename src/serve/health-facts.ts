@@ -1,15 +1,13 @@
 import type { Config } from "../config/types.js";
-import type { Target } from "../domain.js";
+import type { TargetRuntime } from "../domain.js";
 import type { MountSafety } from "../mount/mount-safety.js";
 import type { DeliveryHandle } from "../queue/scheduler.js";
 import type { HealthFacts } from "../server/health.js";
-import type { BuiltTarget } from "../targets/build-targets.js";
-import type { Contact } from "../targets/contact.js";
 import type { DriveHandle } from "./drive.js";
 
 export interface HealthSources {
   config: Config;
-  targets: readonly BuiltTarget[];
+  targets: readonly Pick<TargetRuntime, "target">[];
   delivery: () => DeliveryHandle | undefined;
   drive: () => DriveHandle | undefined;
   mount: MountSafety;
@@ -32,16 +30,11 @@ export function gatherHealthFacts(sources: HealthSources): Omit<HealthFacts, "qu
   const database = sources.databaseProblem?.();
   if (database !== undefined) problems.push(`${database}; webhooks are refused (507) and deliveries held until it can write`);
   return {
-    targets: targets.map((b) => ({ name: b.target.name, contact: contactOf(b.target), delivery: states[b.target.name] })),
+    targets: targets.map((b) => ({ name: b.target.name, contact: b.target.contact?.(), delivery: states[b.target.name] })),
     drive: config.CLOUD.ENABLED ? { enabled: true, running: monitor !== undefined, lastPoll: monitor?.lastPoll() } : undefined,
     anchors: mount.anchors.anchors.map((path) => ({ path, present: !missing.has(path) })),
     anchorsCheckedAt: status.anchors?.checkedAt,
     details: { watch: sources.watch(), database: { writable: database === undefined } },
     problems,
   };
-}
-
-function contactOf(target: Target): Contact | undefined {
-  const recorder = (target as { contact?: () => Contact }).contact;
-  return typeof recorder === "function" ? recorder.call(target) : undefined;
 }

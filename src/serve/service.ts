@@ -1,9 +1,10 @@
 import type { Server } from "node:http";
 import type { Config } from "../config/types.js";
-import type { Target } from "../domain.js";
+import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
+import { createIngest } from "../ingest/pipeline.js";
 import { createPathMapper } from "../paths/mapper.js";
 import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
 import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
@@ -15,7 +16,7 @@ import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createCompatDeps } from "../server/compat/deps.js";
 import { startWatchers, type WatchHandle } from "../watch/start.js";
-import { buildTargets, builtFromTarget, type BuiltTarget } from "../targets/build-targets.js";
+import { buildTargets, runtimeOfTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
@@ -40,7 +41,11 @@ export interface ServiceDeps {
   target?: Target;
   /** Per-request time-out of the HTTP targets (tests pass a short one; 30 s by default). */
   targetTimeoutMs?: number;
-  /** How often the anchors are looked at while nothing asks (for /health and the watchers); 10 s by default. */
+  /**
+   * How often the anchors are looked at while nothing asks (for /health and
+   * the watchers), and how soon missing anchors are looked for again before
+   * due scans go out; 10 s by default.
+   */
   anchorPollMs?: number;
 }
 
@@ -138,7 +143,14 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
-  const sink = { enqueue: createGroupCommit(queue, db, ScanQueue.checkRequests, undefined, storage) };
+  // The one way in for every source: webhooks, manual scans, /triggers, the watchers and drive monitoring.
+  const ingest = createIngest({
+    mapper,
+    ignoreList: config.SERVER_IGNORE_LIST,
+    catalog: catalogOfTargets(targets),
+    sink: createGroupCommit(queue, db, ScanQueue.checkRequests, undefined, storage),
+    logger,
+  });
   const status = () => ({
     target: targets[0]?.target.name,
     targets: delivery?.targetStates() ?? {},
@@ -151,13 +163,11 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   const server = createScanServer({
     pass: config.SERVER_PASS,
     queue,
-    sink,
+    ingest,
     logger,
     clock,
     mapper,
     allowManual: config.SERVER_ALLOW_MANUAL_SCAN,
-    ignoreList: config.SERVER_IGNORE_LIST,
-    libraries: catalogOfTargets(targets),
     compat,
     login: createDashboardLogin({ login, clock, logger, basic: compat.basicAuth }),
     status,
@@ -214,14 +224,15 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     fileChecker: mount.files,
     anchors,
     storage,
+    anchorRetryMs: deps.anchorPollMs,
   });
   storage.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
-  drive = await startDriveWiring({ config, db, sink: queue, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
+  drive = await startDriveWiring({ config, db, ingest, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
-  watch = startWatchers({ entries: config.WATCH, db, sink, mapper, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
-  void runStartupDoctor({ config, paths: deps.paths, logger });
+  watch = startWatchers({ entries: config.WATCH, db, ingest, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
+  void runStartupDoctor({ config, paths: deps.paths, logger, targets });
   const running = { delivery, drive, watch };
   return {
     host: address.address,
@@ -251,10 +262,10 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */
-function buildAll(deps: ServiceDeps, signal: AbortSignal): BuiltTarget[] {
+function buildAll(deps: ServiceDeps, signal: AbortSignal): TargetRuntime[] {
   const { config, logger, clock, env } = deps;
   const built = deps.target
-    ? [builtFromTarget(deps.target, { clock, logger })]
+    ? [runtimeOfTarget(deps.target, { clock, logger })]
     : buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
   signal.addEventListener("abort", () => {
     for (const b of built) b.stop();

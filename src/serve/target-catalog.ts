@@ -1,15 +1,13 @@
-import type { Library } from "../domain.js";
+import type { Library, LibraryCatalog, TargetRuntime } from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
-import type { LibraryCatalog } from "../server/ingest.js";
-import type { BuiltTarget } from "../targets/build-targets.js";
 
 /**
- * What the HTTP side checks requests against when there are several targets:
+ * What the way in (src/ingest) checks requests against when there are several targets:
  * a folder is refused only when every target's libraries are known and none
  * holds it (in that target's own path form). Each target's LibraryCache keeps
  * its list and rate-limits refetches.
  */
-export function catalogOfTargets(built: readonly BuiltTarget[]): LibraryCatalog {
+export function catalogOfTargets(built: readonly TargetRuntime[]): LibraryCatalog {
   // The joined list stays the same array while no target's list changed, so its matcher is reused.
   let joined: { from: Array<Library[] | undefined>; libraries: Library[] | undefined } = { from: [], libraries: undefined };
   return {

@@ -1,6 +1,5 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ScanSink } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { QueuedScan } from "../queue/types.js";
@@ -9,7 +8,8 @@ import type { HealthFacts } from "./health.js";
 import { HttpError, unwritableAnswer } from "./http-error.js";
 import type { CompatDeps } from "./compat/deps.js";
 import { handleTriggers } from "./compat/routes.js";
-import type { IngestDeps, IngestSink } from "./ingest.js";
+import type { Ingest } from "../ingest/pipeline.js";
+import type { PathMapper } from "../paths/mapper.js";
 import { createPassCheck } from "./pass.js";
 import { sendJson } from "./respond.js";
 import { handleHealth, handleLegacyApi, handleManualPage, handleQueueApi, handleScanPost, type RequestContext } from "./routes.js";
@@ -24,7 +24,7 @@ import type { DashboardLogin } from "./login/dashboard-login.js";
 import { admitToDashboard, handleLogin, handleLogout, type DashboardPart } from "./login/routes.js";
 
 /** The queue as the HTTP side sees it: a sink plus what the pages and the API list. */
-export interface QueueView extends ScanSink {
+export interface QueueView {
   countPending(): number;
   countFailed(): number;
   listPending(limit?: number): QueuedScan[];
@@ -34,11 +34,15 @@ export interface QueueView extends ScanSink {
   listUnconfirmed?(limit?: number): QueuedScan[];
 }
 
-export interface ScanServerDeps extends Omit<IngestDeps, "sink"> {
+export interface ScanServerDeps {
   pass: string;
   queue: QueueView;
-  /** Where requests are committed; the queue itself when absent (the service passes a group commit). */
-  sink?: IngestSink;
+  /** The one way in (src/ingest): every webhook, manual scan and /triggers request goes through it. */
+  ingest: Ingest;
+  /** SERVER_ALLOW_MANUAL_SCAN. */
+  allowManual: boolean;
+  /** SERVER_PATH_MAPPINGS, for the autopulse hash check (it reads the file the request names). */
+  mapper: PathMapper;
   logger: Logger;
   clock: Clock;
   /** Extra, secret-free facts for GET /health (targets, drive monitor). */

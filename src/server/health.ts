@@ -1,4 +1,4 @@
-import type { Contact } from "../targets/contact.js";
+import type { Contact } from "../domain.js";
 
 /** One target as /health judges it. */
 export interface TargetHealthFact {

@@ -3,7 +3,8 @@ import { parseScanRequest } from "../triggers/index.js";
 import type { ScanServerDeps } from "./app.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
-import { ingest, listSome, requestOutcomeOf } from "./ingest.js";
+import { listSome } from "../ingest/list-some.js";
+import { ingestTrigger, requestOutcomeOf } from "./ingest-trigger.js";
 import { LIMITS } from "./limits.js";
 import { evaluateHealth } from "./health.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
@@ -45,9 +46,9 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
-    const outcome = await ingest(parseScanRequest(body.value), { ...deps, sink: deps.sink ?? deps.queue });
+    const outcome = await ingestTrigger(parseScanRequest(body.value), deps);
     deps.metrics?.request(outcome.source, requestOutcomeOf(outcome));
-    if (outcome.status === 202) {
+    if (outcome.result === "queued") {
       deps.logger.info(
         {
           source: outcome.source,

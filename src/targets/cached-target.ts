@@ -1,7 +1,7 @@
-import { TargetUnavailableError, type Library, type Target } from "../domain.js";
+import { TargetUnavailableError, type Contact, type Library, type Target } from "../domain.js";
 import { systemClock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import { ContactRecorder, type Contact } from "./contact.js";
+import { ContactRecorder } from "./contact.js";
 import { LibraryCache, type LibraryCacheTuning } from "./library-cache.js";
 
 /**
@@ -11,6 +11,9 @@ import { LibraryCache, type LibraryCacheTuning } from "./library-cache.js";
  */
 export abstract class CachedTarget implements Target {
   readonly name: string;
+  abstract readonly scansPerLibrary: boolean;
+  abstract readonly where: string;
+  readonly confirms?: boolean;
   readonly libraries: LibraryCache;
   protected readonly logger: Logger | undefined;
   private readonly contactRecorder: ContactRecorder;

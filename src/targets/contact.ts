@@ -1,14 +1,5 @@
-import { TargetAuthError, TargetUnavailableError } from "../domain.js";
+import { TargetAuthError, TargetUnavailableError, type Contact, type ContactState } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
-
-/** What the last real exchange with a media server showed; "unknown" until it answered or failed once. */
-export type ContactState = "unknown" | "ok" | "unavailable" | "refused";
-
-export interface Contact {
-  state: ContactState;
-  /** Clock time of the last exchange; absent while unknown. */
-  at?: number;
-}
 
 /**
  * A target's reachability as proven by real calls, for /health: a target

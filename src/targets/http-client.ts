@@ -27,10 +27,12 @@ export interface CallOptions {
 export interface HttpAnswer {
   status: number;
   text: string;
+  /** The Content-Type header ("" when absent): Plex answers XML when a proxy drops our Accept header. */
+  type: string;
 }
 
 /**
- * The HTTP part every non-Plex target shares: one request with a time-out,
+ * The HTTP part every media server shares (Plex, Jellyfin, Emby, autoscan): one request with a time-out,
  * no redirects followed (they would carry the credential elsewhere), status
  * and transport failures turned into domain errors in one place, and no
  * secret in any message.
@@ -59,13 +61,14 @@ export class HttpClient {
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       const response = await this.fetchFn(this.options.root + path, { method, headers, body, signal, redirect: "manual" });
-      if (options.pass?.includes(response.status)) return { status: response.status, text: await response.text() };
+      const type = response.headers.get("content-type") ?? "";
+      if (options.pass?.includes(response.status)) return { status: response.status, text: await response.text(), type };
       const failure = errorForStatus(response.status, action, this.options.label);
       if (failure) {
         await response.body?.cancel().catch(() => undefined);
         throw failure;
       }
-      return { status: response.status, text: await response.text() };
+      return { status: response.status, text: await response.text(), type };
     } catch (error) {
       throw this.redacted(isTargetError(error) ? error : errorForFailure(error, action, this.options.label, this.timeoutMs));
     }
@@ -77,8 +80,13 @@ export class HttpClient {
    * half-started server) is worth a retry.
    */
   readJson<T>(answer: HttpAnswer, action: string, read: (data: unknown) => T): T {
+    return this.parsed(() => read(JSON.parse(answer.text) as unknown), action);
+  }
+
+  /** Runs `parse`; an answer it cannot read (a proxy's login page, a half-started server) is worth a retry. */
+  parsed<T>(parse: () => T, action: string): T {
     try {
-      return read(JSON.parse(answer.text) as unknown);
+      return parse();
     } catch (error) {
       const reason = error instanceof SyntaxError ? "the body is not JSON" : error instanceof Error ? error.message : String(error);
       throw this.unavailable(`gave an unreadable answer when asked to ${action}: ${reason}`);

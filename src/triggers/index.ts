@@ -8,7 +8,6 @@ import { sonarr } from "./sonarr.js";
 import type { TriggerResult } from "./types.js";
 
 export type { PathKind, RequestedPath, Source, TriggerResult } from "./types.js";
-export { matchIgnoreList, partitionIgnored, type IgnoredPath } from "./ignore.js";
 
 /** Order matters only for bodies that mix shapes; the *arrs never do. */
 const TRIGGERS: readonly ArrTrigger[] = [sonarr, radarr, lidarr, readarr];

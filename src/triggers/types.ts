@@ -1,3 +1,5 @@
+import type { RequestedPath } from "../domain.js";
+
 /**
  * What a scan trigger makes of one POSTed body: the paths to scan, or why
  * nothing will be scanned. Parsers never throw and never touch the network,
@@ -7,19 +9,10 @@
 /** Who sent the request. */
 export type Source = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual" | "a-train";
 
-/**
- * "file": scan its parent folder; "folder": scan it; "unknown": a manual path
- * the server classifies with folderToScan after mapping.
- */
-export type PathKind = "file" | "folder" | "unknown";
+export type { RequestedPath } from "../domain.js";
 
-/** A path exactly as the sender wrote it, before SERVER_PATH_MAPPINGS. */
-export interface RequestedPath {
-  path: string;
-  kind: PathKind;
-  /** The event removed this file (a delete, an upgrade's replaced file, a rename's old name). */
-  deleted?: boolean;
-}
+/** How a requested path is scanned; see RequestedPath. */
+export type PathKind = RequestedPath["kind"];
 
 export type TriggerResult =
   /** Something to scan; `paths` is never empty and holds no duplicates. */

@@ -1,58 +1,36 @@
-import type { ScanRequest } from "../domain.js";
+import type { IngestOutcome, RequestedPath } from "../domain.js";
+import type { Ingest } from "../ingest/pipeline.js";
+import { logOutcome } from "../ingest/report.js";
 import type { Logger } from "../lib/logger.js";
-import { PathError, type PathMapper } from "../paths/mapper.js";
-import type { IngestSink } from "../server/ingest.js";
-import { matchIgnoreList } from "../triggers/ignore.js";
 import type { DueFolder } from "./settle.js";
 
 /** Beyond this many files a request names only its folder, which a scan covers anyway. */
 export const MAX_FILES_PER_REQUEST = 1000;
 
 export interface EmitDeps {
-  mapper: PathMapper;
-  ignoreList: readonly string[];
-  sink: IngestSink;
+  ingest: Ingest;
   logger: Logger;
 }
 
 /**
- * Turns due folders into scan requests the way a webhook's paths become
- * them: SERVER_PATH_MAPPINGS to the media server's form, SERVER_IGNORE_LIST
- * before and after mapping. New or changed files make one request; removed
- * ones a second, marked as a deletion. Resolves once the sink committed.
+ * Sends due folders through the one way in, as a webhook's paths go: new or
+ * changed files make one request (event Watch), removed ones a second, marked
+ * as deletions (WatchDelete). Every call is made before any is awaited, so
+ * the group commit writes them in one transaction. Resolves once committed;
+ * what was ignored, in no library or unmappable is logged.
  */
-export async function emitDueFolders(due: readonly DueFolder[], deps: EmitDeps): Promise<ScanRequest[]> {
-  const requests: ScanRequest[] = [];
+export async function emitDueFolders(due: readonly DueFolder[], deps: EmitDeps): Promise<IngestOutcome[]> {
+  const calls: Array<Promise<IngestOutcome>> = [];
   for (const folder of due) {
-    const mapped = mapAll(deps, [folder.folder, ...folder.present, ...folder.removed]);
-    if (mapped === undefined) continue;
-    const [server, ...rest] = mapped;
-    if (server === undefined) continue;
-    const hit = matchIgnoreList(folder.folder, deps.ignoreList) ?? matchIgnoreList(server, deps.ignoreList);
-    if (hit !== undefined) {
-      deps.logger.debug({ folder: folder.folder, entry: hit }, "watched folder ignored by SERVER_IGNORE_LIST");
-      continue;
-    }
-    const present = rest.slice(0, folder.present.length);
-    const removed = rest.slice(folder.present.length);
-    if (present.length > 0) requests.push(request(server, "Watch", present, false));
-    if (removed.length > 0) requests.push(request(server, "WatchDelete", removed, true));
+    if (folder.present.length > 0) calls.push(deps.ingest(requested(folder.folder, folder.present, false), "watch", "Watch"));
+    if (folder.removed.length > 0) calls.push(deps.ingest(requested(folder.folder, folder.removed, true), "watch", "WatchDelete"));
   }
-  if (requests.length > 0) await deps.sink.enqueue(requests);
-  return requests;
+  const outcomes = await Promise.all(calls);
+  for (const outcome of outcomes) logOutcome(deps.logger, outcome);
+  return outcomes;
 }
 
-function request(folder: string, event: string, files: string[], deletion: boolean): ScanRequest {
-  const named = files.length <= MAX_FILES_PER_REQUEST ? { files } : {};
-  return { folder, source: "watch", event, ...named, ...(deletion ? { deletion } : {}) };
-}
-
-function mapAll(deps: EmitDeps, paths: string[]): string[] | undefined {
-  try {
-    return paths.map((p) => deps.mapper.toServerPath(p));
-  } catch (error) {
-    if (!(error instanceof PathError)) throw error;
-    deps.logger.warn({ folder: paths[0], reason: error.message }, "watched folder not queued: its path cannot be mapped");
-    return undefined;
-  }
+function requested(folder: string, files: readonly string[], deleted: boolean): RequestedPath[] {
+  if (files.length > MAX_FILES_PER_REQUEST) return [{ path: folder, kind: "folder" }];
+  return files.map((path) => ({ path, kind: "file", ...(deleted ? { deleted } : {}) }));
 }

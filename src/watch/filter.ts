@@ -1,6 +1,6 @@
 import path from "node:path";
 import { extensionOf, KNOWN_FILE_EXTENSIONS } from "../paths/extensions.js";
-import { matchIgnoreList } from "../triggers/ignore.js";
+import { matchIgnoreList } from "../paths/ignore.js";
 
 /** Files still being written by a downloader or a copy: never scanned, whatever they become later. */
 const PARTIAL_EXTENSIONS: ReadonlySet<string> = new Set(["part", "partial", "!qb", "tmp", "crdownload", "download", "bak"]);

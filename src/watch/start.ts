@@ -2,8 +2,7 @@ import type Database from "better-sqlite3";
 import type { WatchEntry } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import type { PathMapper } from "../paths/mapper.js";
-import type { IngestSink } from "../server/ingest.js";
+import type { Ingest } from "../ingest/pipeline.js";
 import { resolveWatchRoots } from "./config.js";
 import { emitDueFolders } from "./emit.js";
 import { EventsWatcher } from "./events-watcher.js";
@@ -17,8 +16,9 @@ export interface WatchDeps {
   entries: readonly WatchEntry[];
   /** The shared service database; the watchers keep their state in watch_* tables. */
   db: Database.Database;
-  sink: IngestSink;
-  mapper: PathMapper;
+  /** The one way in; it maps, applies SERVER_IGNORE_LIST and checks the libraries. */
+  ingest: Ingest;
+  /** SERVER_IGNORE_LIST, also used to skip ignored folders before they are watched. */
   ignoreList: readonly string[];
   clock: Clock;
   logger: Logger;
@@ -51,8 +51,7 @@ export function startWatchers(deps: WatchDeps): WatchHandle {
   const logger = deps.logger.child({ component: "watch" });
   const fs = deps.fs ?? nodeWatchFs;
   const anchorsOk = deps.anchorsOk ?? (() => true);
-  const emit = (due: Parameters<typeof emitDueFolders>[0]) =>
-    emitDueFolders(due, { mapper: deps.mapper, ignoreList: deps.ignoreList, sink: deps.sink, logger });
+  const emit = (due: Parameters<typeof emitDueFolders>[0]) => emitDueFolders(due, { ingest: deps.ingest, logger });
   const store = new WatchStore(deps.db);
   const watchers = roots.map((root) => {
     const common = { root, fs, filter: createPathFilter(root.ignore, deps.ignoreList), clock: deps.clock, logger, anchorsOk, emit };

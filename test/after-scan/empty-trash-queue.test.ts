@@ -1,4 +1,7 @@
+import { existsSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/cli.js";
 import { startRig, type AfterScanRig } from "./harness.js";
 
 const SEASON = "/data/TV/Show/Season 1";
@@ -50,6 +53,22 @@ describe("empty trash after a confirmed upgrade", () => {
     expect(rig.plex.trashCount("2")).toBe(1);
     expect(rig.scanOf(SEASON)?.deliveries[0]?.detail).toContain("trash: left alone: an anchor or control file is missing");
     expect(rig.lines.some((l) => l.msg === "the section's trash was not emptied" && String(l.reason).includes("control file"))).toBe(true);
+  });
+
+  it("leaves the trash alone when the control file vanishes while the trash is being counted", async () => {
+    const control = path.join(tempDir("scanarr-control-"), ".control");
+    writeFileSync(control, "");
+    // The mount drops between the look before the count and the emptyTrash call.
+    const onRequest = ({ url }: { url: string }) => {
+      if (url.includes("trash=1") && existsSync(control)) unlinkSync(control);
+    };
+    rig = await startRig({ PLEX_EMPTY_TRASH: true, PLEX_EMPTY_TRASH_CONTROL_FILES: [control] }, { onRequest });
+    upgrade(rig);
+    await rig.runUntil(() => stateOf(rig as AfterScanRig) === "done", "the upgrade to be confirmed");
+    expect(existsSync(control)).toBe(false);
+    expect(rig.plex.emptiedTrash).toEqual([]);
+    expect(rig.plex.trashCount("2")).toBe(1);
+    expect(rig.scanOf(SEASON)?.deliveries[0]?.detail).toContain("trash: left alone: an anchor or control file is missing");
   });
 
   it("leaves the trash alone when more items were deleted than PLEX_EMPTY_TRASH_MAX_FILES allows", async () => {

@@ -2,14 +2,19 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeToken } from "../../src/auth/token-store.js";
-import { defaultConfig } from "../../src/config/defaults.js";
+import { defaultConfig, withTargetDefaults } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { driveCheck } from "../../src/doctor/drive-check.js";
 import { plexDatabaseCheck } from "../../src/doctor/plex-database-check.js";
 import { memoLibraries } from "../../src/doctor/run.js";
+import { targetsCheck } from "../../src/doctor/targets-check.js";
 import type { DoctorContext } from "../../src/doctor/types.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
+import { silentLogger } from "../../src/lib/logger.js";
+import { buildTargets } from "../../src/targets/build-targets.js";
+import { startFakeJellyfin } from "../fakes/jellyfin.js";
 import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
+import { startFakePlex } from "../fakes/plex.js";
 import { CLIENT } from "../auth/harness.js";
 import { tempDir } from "../helpers/cli.js";
 import { buildPlexDb } from "../scan/helpers/plex-db.js";
@@ -97,5 +102,29 @@ describe("doctor: the drive token", () => {
     expect(await driveCheck.run(contextFor(defaultConfig("x")))).toEqual([
       { name: "drive", ok: true, detail: expect.stringContaining("off") },
     ]);
+  });
+});
+
+describe("doctor: the targets", () => {
+  it("checks every target serve delivers to, proving access where the target can", async () => {
+    const plex = await startFakePlex();
+    const jellyfin = await startFakeJellyfin();
+    try {
+      const base = defaultConfig("x");
+      const config: Config = {
+        ...base,
+        PLEX_LOCAL_URL: plex.url,
+        PLEX_TOKEN: plex.token,
+        TARGETS: [withTargetDefaults({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })],
+      };
+      const targets = buildTargets(config, { logger: silentLogger() });
+      const results = await targetsCheck.run({ ...contextFor(config), targets, libraries: memoLibraries(targets) });
+      expect(results).toEqual([
+        { name: "target plex", ok: true, detail: expect.stringMatching(/^reachable at http:.*, token accepted, admin; \d+ libraries/) },
+        { name: "target jf", ok: true, detail: expect.stringMatching(/^reachable at http:.*; 3 libraries: Movies/) },
+      ]);
+    } finally {
+      await Promise.all([plex.close(), jellyfin.close()]);
+    }
   });
 });

@@ -4,7 +4,8 @@ import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { runStartupDoctor } from "../../src/doctor/startup.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
-import { createLogger } from "../../src/lib/logger.js";
+import { createLogger, silentLogger } from "../../src/lib/logger.js";
+import { buildTargets } from "../../src/targets/build-targets.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 import { tempDir } from "../helpers/cli.js";
 
@@ -34,6 +35,7 @@ async function startUp(overrides: Partial<Config>): Promise<Array<Record<string,
   };
   await runStartupDoctor({
     config,
+    targets: buildTargets(config, { logger: silentLogger() }),
     paths: resolveInstallPaths(tempDir()),
     logger: createLogger({ level: "debug", format: "json", destination }),
   });

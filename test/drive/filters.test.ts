@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { CloudAllowed } from "../../src/config/types.js";
-import { backoffDelay } from "../../src/drive/backoff.js";
+import { GOOGLE_BACKOFF } from "../../src/drive/backoff.js";
+import { backoffDelay } from "../../src/lib/backoff.js";
 import { toDriveApiError } from "../../src/drive/errors.js";
 import { createChangeFilter, extensionOf } from "../../src/drive/filters.js";
 
@@ -61,7 +62,7 @@ describe("Drive error classification and backoff", () => {
   });
 
   it("doubles the delay up to 32 s and adds at most a second of jitter", () => {
-    expect([0, 1, 2, 5, 9].map((n) => backoffDelay(n, () => 0))).toEqual([1000, 2000, 4000, 32_000, 32_000]);
-    expect(backoffDelay(0, () => 0.999)).toBe(1999);
+    expect([1, 2, 3, 6, 10].map((n) => backoffDelay(n, GOOGLE_BACKOFF, () => 0))).toEqual([1000, 2000, 4000, 32_000, 32_000]);
+    expect(backoffDelay(1, GOOGLE_BACKOFF, () => 0.999)).toBe(1999);
   });
 });

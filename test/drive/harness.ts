@@ -14,13 +14,14 @@ import type { EnqueueOutcome, ScanRequest, ScanSink } from "../../src/domain.js"
 import { startDriveMonitor, type DriveMonitor, type MediaIndex } from "../../src/drive/monitor.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { createLogger, type Logger } from "../../src/lib/logger.js";
+import { createIngest } from "../../src/ingest/pipeline.js";
 import { createPathMapper } from "../../src/paths/index.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 
 export class RecordingSink implements ScanSink {
   readonly requests: ScanRequest[] = [];
   failures = 0;
-  enqueue(requests: ScanRequest[]): EnqueueOutcome {
+  async enqueue(requests: ScanRequest[]): Promise<EnqueueOutcome> {
     if (this.failures > 0) {
       this.failures--;
       throw new Error("queue database is locked");
@@ -107,11 +108,14 @@ export async function startHarness(
   } as Harness;
   const open = (): void => {
     h.db = new Database(dbFile);
+    const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
+    // A late-bound sink, so a test can swap h.sink.enqueue.
+    const sink = { enqueue: (requests: ScanRequest[]) => h.sink.enqueue(requests) };
     h.monitor = startDriveMonitor({
       config: { ...config, CLOUD: { ...config.CLOUD, API_URL: drive.url } },
       db: h.db,
-      sink: h.sink,
-      mapper: createPathMapper(config.SERVER_PATH_MAPPINGS),
+      ingest: createIngest({ mapper, ignoreList: config.SERVER_IGNORE_LIST, sink }),
+      mapper,
       mediaIndex: mediaIndex ?? { hasFile: (p) => h.inPlex.has(p) },
       auth: credentials,
       logger: h.logs.logger,

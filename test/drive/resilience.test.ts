@@ -74,7 +74,7 @@ describe("drive monitor: failures and crashes", () => {
     const committed: string[] = [];
     const enqueue = h.sink.enqueue.bind(h.sink);
     let pages = 0;
-    h.sink.enqueue = (requests) => {
+    h.sink.enqueue = async (requests) => {
       if (++pages === 2) throw new Error("process killed");
       committed.push(...requests.map((r) => r.folder));
       return enqueue(requests);

@@ -25,6 +25,8 @@ export interface FakePlexOptions {
   refreshDuration?: RefreshDuration;
   /** `refreshing` in JSON as a boolean (current servers) or as 0/1. */
   refreshingAs?: RefreshingStyle;
+  /** Called as each request arrives, before it is answered (a test's "meanwhile"). */
+  onRequest?: (request: FakePlexRequest) => void;
 }
 
 export interface FakePlexRequest {
@@ -34,6 +36,8 @@ export interface FakePlexRequest {
   /** Where the token came from, if anywhere. */
   tokenIn: "header" | "query" | "none";
   accept: string | undefined;
+  /** `performance.now()` when the request arrived (tests that time scans against other events). */
+  at: number;
 }
 
 export interface FakePlex extends LibraryCalls {
@@ -109,7 +113,15 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-plex");
     const caller = readCaller(req, url, token, sharedToken);
-    requests.push({ method: req.method ?? "GET", url: req.url ?? "/", tokenIn: caller.tokenIn, accept: req.headers.accept });
+    const request = {
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      tokenIn: caller.tokenIn,
+      accept: req.headers.accept,
+      at: performance.now(),
+    };
+    requests.push(request);
+    options.onRequest?.(request);
     const route = routeOf(url.pathname);
     const mode = modes.all !== "ok" ? modes.all : route.name === "other" || route.name === "butler" ? "ok" : modes[route.name];
     if (mode === "hang") return;

@@ -105,7 +105,7 @@ describe("anchor monitor", () => {
     expect(at("info")).toEqual([]);
   });
 
-  it("shares one check between concurrent callers and stamps it with the clock", async () => {
+  it("shares one check between the callers of one turn, stamps it with the clock, and answers a later caller from a check begun after it asked", async () => {
     const dir = tree();
     const { probe, asked } = countingProbe();
     const clock = new ManualClock(5_000);
@@ -119,7 +119,10 @@ describe("anchor monitor", () => {
     expect(a).toBe(b);
     expect(asked).toHaveLength(2);
     expect(a.checkedAt).toBe(5_000);
-    await monitor.check();
-    expect(asked).toHaveLength(4);
+    const first = monitor.check();
+    await expect.poll(() => asked.length).toBe(4);
+    const [c, d] = await Promise.all([first, monitor.check()]);
+    expect(d).not.toBe(c);
+    expect(asked).toHaveLength(6);
   });
 });

@@ -82,7 +82,15 @@ describe("tracePath", () => {
     expect(trace.targets[1]).toEqual({ target: "jellyfin", path: "/media/TV/Show/S01", why: "libraries unknown: unreachable" });
     expect(isScannable(trace)).toBe(true);
     const resolved = await resolveTargets([
-      { name: "down", toTargetPath: (p) => p, listLibraries: () => Promise.reject(new Error("ECONNREFUSED")) },
+      {
+        target: {
+          name: "down",
+          scansPerLibrary: true,
+          listLibraries: () => Promise.reject(new Error("ECONNREFUSED")),
+          scan: async () => {},
+        },
+        toTargetPath: (p) => p,
+      },
     ]);
     expect(resolved[0]?.libraries).toEqual({ error: "ECONNREFUSED" });
   });

@@ -151,4 +151,36 @@ describe("anchors", () => {
     await advanceInSteps(clock, 60_000, 5_000);
     expect(target.scans).toHaveLength(2);
   });
+
+  it("gives a claim back unsent, counting no attempt and no failure, when the anchor vanishes between the claim and the scan call", async () => {
+    const { queue, clock } = createQueue({ delayMs: 0 });
+    const target = recordingTarget(clock);
+    // The first look (before claiming) finds the anchor; the one right before the call does not.
+    const answers = [true, false];
+    let present = false;
+    let checks = 0;
+    const anchors = {
+      check: async () => {
+        checks += 1;
+        return { ok: answers.shift() ?? present };
+      },
+    };
+    const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), anchors });
+    queue.enqueue([{ folder: "/data/TV/A", source: "manual", event: "Manual" }]);
+    await advanceInSteps(clock, 2_000, 500);
+    expect(answers).toEqual([]);
+    // No claim and give-back over and over: the failed look holds the claims until the next one (10 s).
+    expect(checks).toBe(2);
+    expect(target.scans).toEqual([]);
+    const [held] = queue.listPending();
+    expect(held?.deliveries[0]).toMatchObject({ state: "pending", attempts: 0 });
+    expect(held?.deliveries[0]?.lastError ?? null).toBeNull();
+    expect(delivery.targetStates().plex).toEqual({ state: "ok", failures: 0 });
+    // Open again, as if it had never been claimed: a new request merges into it.
+    queue.enqueue([{ folder: "/data/TV/A", source: "manual", event: "Manual" }]);
+    expect(queue.listPending()).toHaveLength(1);
+    present = true;
+    await advanceInSteps(clock, 20_000, 1_000);
+    expect(target.scans.map((s) => s.folder)).toEqual(["/data/TV/A"]);
+  });
 });

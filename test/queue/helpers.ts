@@ -63,6 +63,7 @@ export interface RecordingTarget extends Target {
 export function recordingTarget(clock: ManualClock, name = "plex"): RecordingTarget {
   const target: RecordingTarget = {
     name,
+    scansPerLibrary: true,
     scans: [],
     libraries: [TV, MOVIES],
     behaviour: () => undefined,

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { computeBackoff } from "../../src/queue/backoff.js";
 import { startDelivery } from "../../src/queue/scheduler.js";
 import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request } from "./helpers.js";
 
 const backoff = { baseMs: 1_000, factor: 2, maxMs: 8_000 };
-
-describe("computeBackoff", () => {
-  it("doubles from the base up to the cap, jittered within the upper half", () => {
-    expect([1, 2, 3, 4, 5, 9].map((n) => computeBackoff(n, backoff, () => 0))).toEqual([500, 1_000, 2_000, 4_000, 4_000, 4_000]);
-    expect([1, 2, 5].map((n) => computeBackoff(n, backoff, () => 0.999_999))).toEqual([1_000, 2_000, 8_000]);
-  });
-});
 
 describe("retries", () => {
   function failingSetup(error: () => Error, failures: number, logger = silentLogger()) {

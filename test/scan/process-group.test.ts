@@ -6,7 +6,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import type { Library } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { createScannerTarget } from "../../src/targets/plex/scanner-target.js";
+import { createScannerTarget } from "../../src/targets/plex-scanner/scanner-target.js";
 import { buildPlexDb } from "./helpers/plex-db.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

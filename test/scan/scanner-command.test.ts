@@ -9,7 +9,7 @@ import {
   quoteForReading,
   resolveScannerSettings,
   type ScannerSettings,
-} from "../../src/targets/plex/scanner-command.js";
+} from "../../src/targets/plex-scanner/scanner-command.js";
 
 const config = (overrides: Partial<Config> = {}): Config => ({ ...defaultConfig("a".repeat(32)), ...overrides });
 const SCANNER = "/usr/lib/plexmediaserver/Plex Media Scanner";

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildScanCommand, type ScannerMode, type ScannerSettings } from "../../src/targets/plex/scanner-command.js";
-import { runScanner } from "../../src/targets/plex/scanner.js";
+import { buildScanCommand, type ScannerMode, type ScannerSettings } from "../../src/targets/plex-scanner/scanner-command.js";
+import { runScanner } from "../../src/targets/plex-scanner/scanner.js";
 import { createFakeBin, createSink, type FakeBin } from "./helpers/fake-bin.js";
 
 const LD = "/usr/lib/plexmediaserver/lib";

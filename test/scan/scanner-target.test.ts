@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import type { ScannerMode } from "../../src/targets/plex/scanner-command.js";
-import { createScannerTarget, createScannerTargetFromConfig } from "../../src/targets/plex/scanner-target.js";
+import type { ScannerMode } from "../../src/targets/plex-scanner/scanner-command.js";
+import { createScannerTarget, createScannerTargetFromConfig } from "../../src/targets/plex-scanner/scanner-target.js";
 import { createFakeBin, type FakeBin } from "./helpers/fake-bin.js";
 import { buildPlexDb } from "./helpers/plex-db.js";
 

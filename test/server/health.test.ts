@@ -2,10 +2,12 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { createIngest } from "../../src/ingest/pipeline.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { createPathMapper } from "../../src/paths/mapper.js";
 import { openDatabase } from "../../src/queue/database.js";
+import { createGroupCommit } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { createScanServer, listen } from "../../src/server/app.js";
 import { evaluateHealth, type HealthFacts } from "../../src/server/health.js";
@@ -99,7 +101,11 @@ describe("GET /health with a real Plex target", () => {
       clock: systemClock,
       mapper: createPathMapper({}),
       allowManual: false,
-      ignoreList: [],
+      ingest: createIngest({
+        mapper: createPathMapper({}),
+        ignoreList: [],
+        sink: createGroupCommit(scanQueue, db, ScanQueue.checkRequests),
+      }),
       health: () => ({ targets: [{ name: t.name, contact: t.contact() }] }),
     });
     server.once("close", () => db.close());

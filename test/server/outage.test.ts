@@ -50,4 +50,25 @@ describe("a media server outage", () => {
     const after = (await (await fetch(`${t.base}/api/queue`)).json()) as QueueAnswer;
     expect(after.pending).toHaveLength(0);
   });
+
+  it("delivers every held scan within 15 s of Plex's return after 60 s of 503 (4 calls in flight)", async () => {
+    const clock = new ManualClock(Date.now());
+    t = await startTestService({ SERVER_DELIVERY_CONCURRENCY: 4 }, { clock });
+    await waitFor(() => t!.service !== undefined);
+    t.plex.setMode(503);
+    for (let i = 0; i < 20; i++)
+      expect((await postForm(t.base, { eventType: "Manual", filepath: `/tv/Show ${i}/Season 1/` })).status).toBe(202);
+    const step = async () => {
+      clock.advance(1_000);
+      await deliveriesSettled(t!);
+    };
+    for (let s = 0; s < 60; s++) await step();
+    expect(t.plex.refreshes).toHaveLength(0);
+    t.plex.setMode("ok");
+    let waited = 0;
+    for (; waited < 60 && t.plex.refreshes.length < 20; waited++) await step();
+    await waitFor(() => t!.plex.refreshes.length >= 20, 5_000, "20 refreshes");
+    // Probes go out at most 15 s apart in the first minutes of an outage (the issue saw 260-580 s here).
+    expect(waited).toBeLessThanOrEqual(16);
+  });
 });

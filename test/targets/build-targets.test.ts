@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig, withTargetDefaults } from "../../src/config/defaults.js";
 import type { Config, TargetConfig } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
-import type { LibraryCatalog } from "../../src/server/ingest.js";
+import type { LibraryCatalog } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { buildTargets, builtFromTarget, type BuiltTarget } from "../../src/targets/build-targets.js";
+import type { TargetRuntime } from "../../src/domain.js";
+import { buildTargets, runtimeOfTarget } from "../../src/targets/build-targets.js";
 import { PlexTarget } from "../../src/targets/plex/plex-target.js";
 import { startFakeAutoscan } from "../fakes/autoscan.js";
 import { startFakeEmby } from "../fakes/emby.js";
@@ -30,10 +31,10 @@ describe("buildTargets with the flat PLEX_* keys only", () => {
   it("builds exactly today's single Plex API target, named plex, with paths unchanged", () => {
     const built = buildTargets(config(), deps());
     expect(built).toHaveLength(1);
-    const [plex] = built as [BuiltTarget];
+    const [plex] = built as [TargetRuntime];
     expect(plex.target).toBeInstanceOf(PlexTarget);
     expect(plex.target.name).toBe("plex");
-    expect(plex.type).toBe("plex");
+    expect(plex.target.scansPerLibrary).toBe(true);
     expect(plex.toTargetPath("/data/TV/Show")).toBe("/data/TV/Show");
     expect(plex.libraries).toBe((plex.target as PlexTarget).libraries);
   });
@@ -62,11 +63,11 @@ describe("buildTargets with TARGETS", () => {
       entry({ TYPE: "plex", NAME: "plex-4k", URL: "http://plex4k:32400", TOKEN: "k3" }),
     ];
     const built = buildTargets(config({ TARGETS: targets }), deps());
-    expect(built.map((b) => [b.target.name, b.type])).toEqual([
-      ["plex", "plex"],
-      ["jf", "jellyfin"],
-      ["chain", "autoscan"],
-      ["plex-4k", "plex"],
+    expect(built.map((b) => [b.target.name, b.target.scansPerLibrary, b.target.confirms ?? false])).toEqual([
+      ["plex", true, true],
+      ["jf", false, false],
+      ["chain", false, false],
+      ["plex-4k", true, true],
     ]);
   });
 
@@ -78,7 +79,7 @@ describe("buildTargets with TARGETS", () => {
   it("rewrites paths with an entry's PATH_MAPPINGS, longest prefix first, and leaves others alone", () => {
     const mappings = { "/media/": ["/data/"], "/media4k/": ["/data/4K/"] };
     const targets = [entry({ TYPE: "jellyfin", NAME: "jf", URL: "http://jf:8096", TOKEN: "k", PATH_MAPPINGS: mappings })];
-    const [plex, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [BuiltTarget, BuiltTarget];
+    const [plex, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [TargetRuntime, TargetRuntime];
     expect(jf.toTargetPath("/data/TV/Show/Season 1")).toBe("/media/TV/Show/Season 1");
     expect(jf.toTargetPath("/data/4K/Movie (2020)")).toBe("/media4k/Movie (2020)");
     expect(jf.toTargetPath("/data 2/x")).toBe("/data 2/x");
@@ -119,7 +120,7 @@ describe("a built target's library cache", () => {
     const jellyfin = await startFakeJellyfin();
     closers.push(jellyfin.close);
     const targets = [entry({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })];
-    const [, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [BuiltTarget, BuiltTarget];
+    const [, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [TargetRuntime, TargetRuntime];
     const catalog: LibraryCatalog = jf.libraries;
     expect(catalog.knownLibraries()).toBeUndefined();
     await catalog.refreshLibraries();
@@ -127,10 +128,11 @@ describe("a built target's library cache", () => {
   });
 });
 
-describe("builtFromTarget", () => {
-  it("wraps a target without a cache in one over its listLibraries()", async () => {
+describe("runtimeOfTarget", () => {
+  it("wraps a target built elsewhere in a cache over its listLibraries()", async () => {
     const libraries = [{ id: "1", title: "TV", type: "show", locations: ["/tv"] }];
-    const built = builtFromTarget({ name: "fake", listLibraries: async () => libraries, scan: async () => undefined });
+    const fake = { name: "fake", scansPerLibrary: true, listLibraries: async () => libraries, scan: async () => undefined };
+    const built = runtimeOfTarget(fake);
     expect(await built.libraries.librariesFor("/tv/x")).toEqual(libraries);
     expect(built.toTargetPath("/tv/x")).toBe("/tv/x");
   });

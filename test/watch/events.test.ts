@@ -2,15 +2,13 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createPathMapper } from "../../src/paths/mapper.js";
 import type { WatchRoot } from "../../src/watch/config.js";
-import { emitDueFolders } from "../../src/watch/emit.js";
 import { EventsWatcher } from "../../src/watch/events-watcher.js";
 import { createPathFilter } from "../../src/watch/filter.js";
 import { nodeWatchFs } from "../../src/watch/fs.js";
 import { tempDir } from "../helpers/cli.js";
 import { waitFor } from "../helpers/service.js";
-import { quietLogger, recordingSink, writeTree } from "./helpers.js";
+import { emitTo, quietLogger, recordingSink, writeTree } from "./helpers.js";
 
 const MIN_AGE = 30_000;
 const INTERVAL = 600_000;
@@ -34,7 +32,7 @@ async function setup() {
     clock,
     logger,
     anchorsOk: () => true,
-    emit: (due) => emitDueFolders(due, { mapper: createPathMapper({}), ignoreList: [], sink, logger }),
+    emit: emitTo(sink, logger),
   });
   running.push(watcher);
   await watcher.start();

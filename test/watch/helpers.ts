@@ -1,20 +1,30 @@
 import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
-import type { EnqueueOutcome, ScanRequest } from "../../src/domain.js";
-import { createLogger } from "../../src/lib/logger.js";
+import type { EnqueueOutcome, ScanRequest, ScanSink } from "../../src/domain.js";
+import { createIngest } from "../../src/ingest/pipeline.js";
+import { createLogger, type Logger } from "../../src/lib/logger.js";
+import { createPathMapper } from "../../src/paths/index.js";
+import { emitDueFolders } from "../../src/watch/emit.js";
+import type { DueFolder } from "../../src/watch/settle.js";
 import { nodeWatchFs, type WatchFs } from "../../src/watch/fs.js";
 
 /** A sink that records what the watcher queued. */
-export function recordingSink(): { requests: ScanRequest[]; enqueue(requests: ScanRequest[]): EnqueueOutcome } {
+export function recordingSink(): ScanSink & { requests: ScanRequest[] } {
   const requests: ScanRequest[] = [];
   return {
     requests,
-    enqueue(batch) {
+    async enqueue(batch): Promise<EnqueueOutcome> {
       requests.push(...batch);
       return { queued: batch.map((r) => r.folder), covered: [] };
     },
   };
+}
+
+/** A watcher's emit through the way in, with no mappings and no library check. */
+export function emitTo(sink: ScanSink, logger: Logger, ignoreList: readonly string[] = []): (due: DueFolder[]) => Promise<unknown> {
+  const ingest = createIngest({ mapper: createPathMapper({}), ignoreList, sink });
+  return (due) => emitDueFolders(due, { ingest, logger });
 }
 
 /** The real filesystem, counting the calls a round makes. */

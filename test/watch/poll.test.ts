@@ -2,16 +2,14 @@ import { appendFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createPathMapper } from "../../src/paths/mapper.js";
 import { openDatabase, type Database } from "../../src/queue/database.js";
 import type { WatchRoot } from "../../src/watch/config.js";
-import { emitDueFolders } from "../../src/watch/emit.js";
 import { createPathFilter } from "../../src/watch/filter.js";
 import type { WatchFs } from "../../src/watch/fs.js";
 import { PollWatcher } from "../../src/watch/poll-watcher.js";
 import { WatchStore } from "../../src/watch/store.js";
 import { tempDir } from "../helpers/cli.js";
-import { ageTree, countDirs, countingFs, expectBackWithNothingRecorded, quietLogger, recordingSink, writeTree } from "./helpers.js";
+import { ageTree, countDirs, countingFs, expectBackWithNothingRecorded, emitTo, quietLogger, recordingSink, writeTree } from "./helpers.js";
 
 const MIN_AGE = 30_000;
 const open: Database[] = [];
@@ -60,7 +58,7 @@ function start(root: string, options: { detect?: "mtime" | "listing"; fs?: Watch
     clock,
     logger,
     anchorsOk: () => anchors.ok,
-    emit: (due) => emitDueFolders(due, { mapper: createPathMapper({}), ignoreList: ["/.grab/"], sink, logger }),
+    emit: emitTo(sink, logger, ["/.grab/"]),
   });
   return { db, clock, sink, fs, anchors, watcher };
 }

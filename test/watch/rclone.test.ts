@@ -2,15 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createPathMapper } from "../../src/paths/mapper.js";
 import { openDatabase, type Database } from "../../src/queue/database.js";
 import { detectChanges } from "../../src/watch/detect.js";
-import { emitDueFolders } from "../../src/watch/emit.js";
 import { createPathFilter } from "../../src/watch/filter.js";
 import { PollWatcher } from "../../src/watch/poll-watcher.js";
 import { WatchStore } from "../../src/watch/store.js";
 import { tempDir } from "../helpers/cli.js";
-import { ageTree, expectBackWithNothingRecorded, quietLogger, recordingSink, writeTree } from "./helpers.js";
+import { ageTree, expectBackWithNothingRecorded, emitTo, quietLogger, recordingSink, writeTree } from "./helpers.js";
 import { canMount, mountRclone, type RcloneMount } from "./rclone-mount.js";
 
 const MIN_AGE = 30_000;
@@ -43,7 +41,7 @@ async function setup(detect: "auto" | "mtime") {
     clock,
     logger,
     anchorsOk: () => true,
-    emit: (due) => emitDueFolders(due, { mapper: createPathMapper({}), ignoreList: [], sink, logger }),
+    emit: emitTo(sink, logger),
   });
   cleanup.push(() => watcher.stop());
   return {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../lib/logger.js";
 import type { ScanMetrics } from "../../metrics/metrics.js";
-import { requestOutcomeOf, type IngestOutcome } from "../ingest.js";
+import { requestOutcomeOf, type AnsweredOutcome } from "../ingest-trigger.js";
 import { sendHtml, sendJson, wantsHtml } from "../respond.js";
 import { renderResultPage } from "../views/result-page.js";
 
@@ -15,13 +15,13 @@ export function answerOutcome(
   res: ServerResponse,
   deps: { logger: Logger; metrics?: ScanMetrics },
   trigger: string,
-  outcome: IngestOutcome,
+  outcome: AnsweredOutcome,
   extra: Record<string, unknown> = {},
   format?: "json" | "form",
 ): void {
   const { logger } = deps;
   deps.metrics?.request(outcome.source, requestOutcomeOf(outcome));
-  if (outcome.status === 202) {
+  if (outcome.result === "queued") {
     const { source, event, queued, covered, ignored, unmatched } = outcome;
     logger.info({ trigger, source, event, queued, covered, ignored: ignored.length || undefined, ...extra }, "scan request accepted");
     if (wantsHtml(req, format)) {

@@ -7,7 +7,7 @@ import { parseQueryPaths } from "../../triggers/query.js";
 import type { ScanServerDeps } from "../app.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "../body.js";
 import { HttpError } from "../http-error.js";
-import { ingest } from "../ingest.js";
+import { ingestTrigger } from "../ingest-trigger.js";
 import { sendHtml } from "../respond.js";
 import { answerEmpty, answerOutcome } from "./answer.js";
 import type { CompatDeps } from "./deps.js";
@@ -58,7 +58,7 @@ export async function handleNamed(
     throw new HttpError(400, "the request body is empty");
   }
   const result = checkSender(parseScanRequest(body.value), name, type);
-  answerOutcome(req, res, deps, name, await ingest(result, ingestDeps(deps)));
+  answerOutcome(req, res, deps, name, await ingestTrigger(result, deps));
 }
 
 /** `POST /triggers/a-train/<drive>`: `{"created":[…],"deleted":[…]}` folders. */
@@ -69,7 +69,7 @@ export async function handleATrain(req: IncomingMessage, res: ServerResponse, dr
   }
   const body = await readOptionalBody(req, deps);
   if (body === undefined) throw new HttpError(400, "the request body is empty");
-  answerOutcome(req, res, deps, `a-train/${drive}`, await ingest(parseATrain(body.value), ingestDeps(deps)), { drive });
+  answerOutcome(req, res, deps, `a-train/${drive}`, await ingestTrigger(parseATrain(body.value), deps), { drive });
 }
 
 async function queueFromQuery(
@@ -91,7 +91,7 @@ async function queueFromQuery(
     }
     extra = { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
   }
-  answerOutcome(req, res, deps, trigger, await ingest(result, ingestDeps(deps)), extra, format);
+  answerOutcome(req, res, deps, trigger, await ingestTrigger(result, deps), extra, format);
 }
 
 /** An *arr pointed at another app's name is a wrong URL: refuse it, as autoscan did, and say which. */
@@ -116,8 +116,4 @@ function toServerPath(deps: Deps, path: string): string {
     if (error instanceof PathError) throw new HttpError(400, error.message);
     throw error;
   }
-}
-
-function ingestDeps(deps: Deps) {
-  return { ...deps, sink: deps.sink ?? deps.queue };
 }

@@ -1,9 +1,10 @@
 import type { Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
-import type { AutoscanApiClient } from "./api.js";
+import type { TargetFactory } from "../factory.js";
+import { AutoscanApiClient } from "./api.js";
 
-export type AutoscanApi = Pick<AutoscanApiClient, "available" | "trigger">;
+export type AutoscanApi = Pick<AutoscanApiClient, "where" | "available" | "trigger">;
 
 export interface AutoscanTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -26,6 +27,9 @@ export const CATCH_ALL_LIBRARY: Library = { id: "all", title: "all folders", typ
  * sends the folder (autoscan scans folders, so named files are not sent).
  */
 export class AutoscanTarget extends CachedTarget {
+  /** One call covers the folder, whatever library holds it. */
+  readonly scansPerLibrary = false;
+  readonly where: string;
   private readonly api: AutoscanApi;
 
   constructor(options: AutoscanTargetOptions) {
@@ -37,6 +41,7 @@ export class AutoscanTarget extends CachedTarget {
     // Known before any check, so requests are never refused for this target.
     super(name, tuning, check, [CATCH_ALL_LIBRARY]);
     this.api = api;
+    this.where = api.where;
   }
 
   async scan(folder: string, _library: Library, _files?: readonly string[]): Promise<void> {
@@ -44,3 +49,17 @@ export class AutoscanTarget extends CachedTarget {
     this.logger?.debug({ target: this.name, folder }, "autoscan trigger sent");
   }
 }
+
+/** A TARGETS entry of TYPE "autoscan": HTTP Basic with USERNAME and PASSWORD (both empty: none). */
+export const createAutoscanTarget: TargetFactory = ({ entry, at }, { clock, logger, fetch, timeoutMs }) => {
+  const api = new AutoscanApiClient({
+    baseUrl: entry.URL,
+    username: entry.USERNAME,
+    password: entry.PASSWORD,
+    urlKey: `${at}.URL`,
+    credentialKey: `${at}.USERNAME and ${at}.PASSWORD`,
+    timeoutMs,
+    fetch,
+  });
+  return new AutoscanTarget({ name: entry.NAME, api, clock, logger });
+};

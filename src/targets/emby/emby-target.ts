@@ -1,9 +1,10 @@
 import type { Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
-import type { EmbyApiClient } from "./api.js";
+import type { TargetFactory } from "../factory.js";
+import { EmbyApiClient } from "./api.js";
 
-export type EmbyApi = Pick<EmbyApiClient, "listLibraries" | "mediaUpdated">;
+export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated">;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -16,12 +17,16 @@ export interface EmbyTargetOptions extends LibraryCacheTuning {
  * (what autoscan sends Emby; Emby then looks at whatever changed there).
  */
 export class EmbyTarget extends CachedTarget {
+  /** One call covers the folder, whatever library holds it. */
+  readonly scansPerLibrary = false;
+  readonly where: string;
   private readonly api: EmbyApi;
 
   constructor(options: EmbyTargetOptions) {
     const { name, api, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
     this.api = api;
+    this.where = api.where;
   }
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
@@ -30,3 +35,9 @@ export class EmbyTarget extends CachedTarget {
     this.logger?.debug({ target: this.name, folder, library: library.title, paths: paths.length }, "emby media update sent");
   }
 }
+
+/** A TARGETS entry of TYPE "emby". */
+export const createEmbyTarget: TargetFactory = ({ entry, at }, { clock, logger, fetch, timeoutMs }) => {
+  const api = new EmbyApiClient({ baseUrl: entry.URL, token: entry.TOKEN, urlKey: `${at}.URL`, tokenKey: `${at}.TOKEN`, timeoutMs, fetch });
+  return new EmbyTarget({ name: entry.NAME, api, clock, logger });
+};

@@ -2,9 +2,10 @@ import { TargetAuthError, type Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
 import { NoAnswerError } from "../http-errors.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
-import type { JellyfinApiClient } from "./api.js";
+import type { TargetFactory } from "../factory.js";
+import { JellyfinApiClient } from "./api.js";
 
-export type JellyfinApi = Pick<JellyfinApiClient, "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath">;
+export type JellyfinApi = Pick<JellyfinApiClient, "where" | "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath">;
 
 export interface JellyfinTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -22,6 +23,9 @@ type PluginState = "unknown" | "present" | "absent";
  * every path when the plugin fails, go to `POST /Library/Media/Updated`.
  */
 export class JellyfinTarget extends CachedTarget {
+  /** One call covers the folder, whatever library holds it. */
+  readonly scansPerLibrary = false;
+  readonly where: string;
   private readonly api: JellyfinApi;
   private plugin: PluginState = "unknown";
 
@@ -29,6 +33,7 @@ export class JellyfinTarget extends CachedTarget {
     const { name, api, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
     this.api = api;
+    this.where = api.where;
   }
 
   /** What is known about the targeted-scans plugin (for logs, /health and tests). */
@@ -84,6 +89,19 @@ export class JellyfinTarget extends CachedTarget {
     return left;
   }
 }
+
+/** A TARGETS entry of TYPE "jellyfin". */
+export const createJellyfinTarget: TargetFactory = ({ entry, at }, { clock, logger, fetch, timeoutMs }) => {
+  const api = new JellyfinApiClient({
+    baseUrl: entry.URL,
+    token: entry.TOKEN,
+    urlKey: `${at}.URL`,
+    tokenKey: `${at}.TOKEN`,
+    timeoutMs,
+    fetch,
+  });
+  return new JellyfinTarget({ name: entry.NAME, api, clock, logger });
+};
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -7,8 +7,8 @@ import { emptyTrashIfSafe, type TrashInput, type TrashResult, type TrashSettings
 import { openPlexLibraryDb } from "./library-db.js";
 import type { PlexItemRef } from "./library-items-db.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
-import { DEFAULT_SCANNER_TIMEOUT_MS } from "./scanner-target.js";
-import { resolveScannerSettings } from "./scanner-command.js";
+import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
+import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
 
 /** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
 export type AfterScanConfig = Pick<
@@ -47,7 +47,11 @@ export interface PlexAfterScan {
   /** Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way). */
   analyze(items: readonly PlexItemRef[]): Promise<AnalyzeReport>;
   /** The guarded empty-trash step for one section (see emptyTrashIfSafe). */
-  emptyTrash(section: { id: string; type: string }, input: Omit<TrashInput, "deletedCount">): Promise<TrashResult>;
+  emptyTrash(
+    section: { id: string; type: string },
+    input: Omit<TrashInput, "deletedCount">,
+    anchorsPresentNow?: () => Promise<boolean>,
+  ): Promise<TrashResult>;
 }
 
 export interface AfterScanDeps {
@@ -108,7 +112,7 @@ export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
     },
-    emptyTrash: (section, input) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings),
+    emptyTrash: (section, input, anchorsPresentNow) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings, anchorsPresentNow),
   };
 }
 

@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import { TargetAuthError, TargetUnavailableError } from "../../domain.js";
 import type { PlexApiClient } from "./api.js";
 import type { PlexItemRef } from "./library-items-db.js";
-import { buildScannerCommand, type ScannerCommand, type ScannerSettings } from "./scanner-command.js";
-import { runScanner } from "./scanner.js";
+import { buildScannerCommand, type ScannerCommand, type ScannerSettings } from "../plex-scanner/scanner-command.js";
+import { runScanner } from "../plex-scanner/scanner.js";
 
 /** PLEX_ANALYZE_TYPE: nothing, Plex's media analysis, or the deep one (bitrates over the whole file). */
 export type AnalyzeType = "off" | "basic" | "deep";

@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
-import { UserError, type Library } from "../../domain.js";
+import type { Library } from "../../domain.js";
+import { openLibraryDb } from "./open-library-db.js";
 
 /** Read-only view of Plex's `com.plexapp.plugins.library.db`. */
 export interface PlexLibraryDb {
@@ -20,15 +20,10 @@ interface SectionRow {
   root_path: string | null;
 }
 
-/**
- * Opens the Plex library database read-only. Only plain tables are queried:
- * Plex's FTS/ICU tables and triggers need Plex's own SQLite build, and only
- * Plex may write to the file.
- */
+/** Opens the Plex library database read-only (open-library-db.ts) for its sections and files. */
 export function openPlexLibraryDb(file: string): PlexLibraryDb {
-  const db = openReadOnly(file);
-  const sections = prepareOrExplain(db, file, SECTIONS_SQL);
-  const part = prepareOrExplain(db, file, HAS_FILE_SQL);
+  const { db, statements } = openLibraryDb(file, { sections: SECTIONS_SQL, part: HAS_FILE_SQL });
+  const { sections, part } = statements;
   return {
     listLibraries: () => groupSections(sections.all() as SectionRow[]),
     hasFile: (serverPath) => part.get(serverPath) !== undefined,
@@ -46,25 +41,6 @@ const SECTIONS_SQL = `
 // deleted_at is set while Plex keeps a part in the trash (file gone, trash not emptied).
 const HAS_FILE_SQL = "SELECT 1 FROM media_parts WHERE file = ? AND deleted_at IS NULL LIMIT 1";
 
-/** Opens `file` read-only; a missing or unreadable file is a UserError naming PLEX_DATABASE_PATH. */
-export function openReadOnly(file: string): Database.Database {
-  try {
-    return new Database(file, { readonly: true, fileMustExist: true });
-  } catch (error) {
-    throw new UserError(`cannot open the Plex database ${file} (PLEX_DATABASE_PATH): ${describe(error)}`);
-  }
-}
-
-/** Prepares `sql`, closing `db` and naming the file when it is not a Plex database. */
-export function prepareOrExplain(db: Database.Database, file: string, sql: string): Database.Statement {
-  try {
-    return db.prepare(sql);
-  } catch (error) {
-    db.close();
-    throw new UserError(`${file} does not look like a Plex library database (PLEX_DATABASE_PATH): ${describe(error)}`);
-  }
-}
-
 function groupSections(rows: SectionRow[]): Library[] {
   const byId = new Map<number, Library>();
   for (const row of rows) {
@@ -81,10 +57,4 @@ function groupSections(rows: SectionRow[]): Library[] {
 function sectionType(value: number | null): string {
   if (value === null) return "unknown";
   return SECTION_TYPES[value] ?? String(value);
-}
-
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  if (code === "SQLITE_CANTOPEN") return "the file is missing or not readable by this user";
-  return error instanceof Error ? error.message : String(error);
 }

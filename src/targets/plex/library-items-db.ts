@@ -1,4 +1,4 @@
-import { openReadOnly, prepareOrExplain } from "./library-db.js";
+import { openLibraryDb } from "./open-library-db.js";
 
 /** The Plex item that holds a file: its ratingKey (metadata item id) and parent (season, album). */
 export interface PlexItemRef {
@@ -40,14 +40,12 @@ interface FoundRow {
 }
 
 /**
- * Opens the Plex library database read-only for item lookups. Only plain
- * tables are read (media_parts → media_items → metadata_items), never the
- * FTS/ICU objects that need Plex's own SQLite.
+ * Opens the Plex library database read-only (open-library-db.ts) for item
+ * lookups: media_parts → media_items → metadata_items.
  */
 export function openPlexItemsDb(file: string): PlexItemsDb {
-  const db = openReadOnly(file);
-  const find = prepareOrExplain(db, file, FIND_SQL);
-  const deleted = prepareOrExplain(db, file, DELETED_SQL);
+  const { db, statements } = openLibraryDb(file, { find: FIND_SQL, deleted: DELETED_SQL });
+  const { find, deleted } = statements;
   return {
     findFiles(sectionId, files) {
       const found = new Map<string, PlexItemRef>();

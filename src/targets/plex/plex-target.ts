@@ -4,11 +4,12 @@ import type { Library } from "../../domain.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import { CachedTarget } from "../cached-target.js";
+import type { TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { PlexApiClient } from "./api.js";
 
-/** The two calls the target makes; PlexApiClient has them, tests may pass less. */
-export type PlexApi = Pick<PlexApiClient, "listLibraries" | "refresh">;
+/** What the target uses of the API; PlexApiClient has it, tests may pass less. */
+export type PlexApi = Pick<PlexApiClient, "where" | "listLibraries" | "refresh" | "checkAccess">;
 
 export interface PlexTargetOptions extends LibraryCacheTuning {
   api: PlexApi;
@@ -22,12 +23,22 @@ export interface PlexTargetOptions extends LibraryCacheTuning {
  * no library, and after a scan failed in a way that hints at a stale section.
  */
 export class PlexTarget extends CachedTarget {
+  /** A folder in a 4K and a 1080p library is scanned in both. */
+  readonly scansPerLibrary = true;
+  override readonly confirms = true;
+  readonly where: string;
   private readonly api: PlexApi;
 
   constructor(options: PlexTargetOptions) {
     const { api, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
     this.api = api;
+    this.where = api.where;
+  }
+
+  /** `GET /butler`, admin-only: proves the token may scan (a shared user's gets 403 here as on a scan). */
+  checkAccess(): Promise<string> {
+    return this.api.checkAccess();
   }
 
   /** The last library list Plex gave, or undefined until one fetch succeeded. Never blocks. */
@@ -94,3 +105,7 @@ export function createNamedPlexTarget(settings: PlexTargetSettings, deps: PlexTa
   });
   return new PlexTarget({ api, name: settings.name, clock: deps.clock, logger: deps.logger });
 }
+
+/** A TARGETS entry of TYPE "plex": always the API method (the scanner is for the flat PLEX_* keys). */
+export const createPlexEntryTarget: TargetFactory = ({ entry, at }, deps) =>
+  createNamedPlexTarget({ name: entry.NAME, url: entry.URL, token: entry.TOKEN, urlKey: `${at}.URL`, tokenKey: `${at}.TOKEN` }, deps);

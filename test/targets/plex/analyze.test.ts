@@ -8,7 +8,7 @@ import {
   SCANNER_ANALYZE_BATCH,
 } from "../../../src/targets/plex/analyze.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
-import type { ScannerSettings } from "../../../src/targets/plex/scanner-command.js";
+import type { ScannerSettings } from "../../../src/targets/plex-scanner/scanner-command.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
 import { createFakeBin } from "../../scan/helpers/fake-bin.js";
 

@@ -34,7 +34,9 @@ describe("PlexApiClient.listLibraries", () => {
 
   it("sends the token in the X-Plex-Token header and asks for JSON, never putting the token in the URL", async () => {
     await client.listLibraries();
-    expect(plex.requests).toEqual([{ method: "GET", url: "/library/sections", tokenIn: "header", accept: "application/json" }]);
+    expect(plex.requests).toEqual([
+      { method: "GET", url: "/library/sections", tokenIn: "header", accept: "application/json", at: expect.any(Number) },
+    ]);
   });
 
   it("reads Plex's XML answer when the Accept header was lost on the way", async () => {

@@ -1,9 +1,10 @@
+import { access, constants } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../../domain.js";
 import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
 import type { Logger } from "../../lib/logger.js";
-import { openPlexLibraryDb } from "./library-db.js";
+import { openPlexLibraryDb } from "../plex/library-db.js";
 import { buildScanCommand, resolveScannerSettings, type ScannerSettings } from "./scanner-command.js";
 import { runScanner, type ScannerRun } from "./scanner.js";
 
@@ -48,9 +49,21 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
     if (error) throw error;
   }
 
+  const { mode, scanner } = options.settings;
   return {
     maxInFlight: 1,
     name: PLEX_TARGET_NAMES.scanner,
+    // Plex's scanner takes one section per run, so a folder in two libraries gets two runs.
+    scansPerLibrary: true,
+    confirms: true,
+    where: mode.kind === "docker" ? `Plex Media Scanner in container ${mode.container}` : scanner,
+    async checkAccess() {
+      if (mode.kind === "docker") return `the scanner runs inside container ${mode.container} (not checked from here)`;
+      await access(scanner, constants.X_OK).catch(() => {
+        throw new Error(`PLEX_SCANNER ${scanner} is not an executable file on this machine`);
+      });
+      return "Plex Media Scanner is executable";
+    },
     async listLibraries() {
       try {
         const db = openDb(options.databasePath);

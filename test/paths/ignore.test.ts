@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchIgnoreList, partitionIgnored } from "../../src/triggers/index.js";
+import { matchIgnoreList } from "../../src/paths/ignore.js";
 
 describe("SERVER_IGNORE_LIST matching", () => {
   const list = ["/.grab/", ".DS_Store", "Thumbs.db"];
@@ -16,17 +16,5 @@ describe("SERVER_IGNORE_LIST matching", () => {
 
   it("never lets an empty entry ignore every path", () => {
     expect(matchIgnoreList("/tv/Show", [""])).toBeUndefined();
-  });
-
-  it("splits requested paths into kept and ignored, saying which entry dropped each", () => {
-    const { kept, ignored } = partitionIgnored(
-      [
-        { path: "/tv/Show/e1.mkv", kind: "file" },
-        { path: "/tv/Show/Thumbs.db", kind: "file" },
-      ],
-      list,
-    );
-    expect(kept).toEqual([{ path: "/tv/Show/e1.mkv", kind: "file" }]);
-    expect(ignored).toEqual([{ path: "/tv/Show/Thumbs.db", kind: "file", entry: "Thumbs.db" }]);
   });
 });

@@ -1,0 +1,53 @@
+import type { LibraryCatalog } from "../domain.js";
+import { matcherOf } from "../paths/index.js";
+
+/** Folders some library holds, each spelled as the library spells its location, and the folders none holds. */
+export interface LibrarySplit {
+  matched: Array<[folder: string, spelled: string]>;
+  unmatched: string[];
+}
+
+/**
+ * Splits folders by whether a library holds them. Spelling a folder like its
+ * library makes case variants of a Windows path coalesce. Without a catalog
+ * every folder passes; an unknown answer passes too (the libraries could not
+ * be read yet, and delivery checks again).
+ */
+export async function splitByLibrary(
+  folders: ReadonlySet<string>,
+  catalog: LibraryCatalog | undefined,
+  refreshTimeoutMs: number,
+): Promise<LibrarySplit> {
+  const split = (): LibrarySplit => {
+    const known = catalog?.knownLibraries();
+    const matcher = known ? matcherOf(known) : undefined;
+    const matched = new Map<string, string>();
+    const unmatched: string[] = [];
+    for (const folder of folders) {
+      const holding = catalog?.librariesHolding ? catalog.librariesHolding(folder) : matcher?.librariesFor(folder);
+      if (holding !== undefined && holding.length === 0) unmatched.push(folder);
+      else matched.set(folder, matcher && matcher.librariesFor(folder).length > 0 ? matcher.spellLikeLibrary(folder) : folder);
+    }
+    return { matched: [...matched], unmatched };
+  };
+  const first = split();
+  if (!catalog || first.unmatched.length === 0) return first;
+  // The libraries may be stale (a library added since the last refresh): look once more.
+  await withTimeout(catalog.refreshLibraries(), refreshTimeoutMs);
+  return split();
+}
+
+async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    timeout,
+  ]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,49 @@
+import type { IngestOutcome } from "../domain.js";
+import type { Ingest } from "../ingest/pipeline.js";
+import type { RequestOutcome } from "../metrics/metrics.js";
+import type { TriggerResult } from "../triggers/index.js";
+import { HttpError, unwritableAnswer } from "./http-error.js";
+import { LIMITS } from "./limits.js";
+
+/** The outcomes an HTTP route answers with a 2xx; the others become an HttpError. */
+export type AnsweredOutcome = Extract<IngestOutcome, { result: "queued" | "test" | "ignored" }>;
+
+export interface TriggerIngestDeps {
+  ingest: Ingest;
+  allowManual: boolean;
+}
+
+/**
+ * A parsed webhook or manual request through the one way in. What only HTTP
+ * has (a body that is no request, the *arr Test button, disabled manual scans,
+ * the per-request path limit) is decided here; a path that cannot be mapped
+ * answers 400 and a request no library holds 422, with the outcome's words;
+ * one the database cannot take (disk full) 507.
+ */
+export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps): Promise<AnsweredOutcome> {
+  if (result.kind === "invalid") throw new HttpError(400, result.reason);
+  if (result.kind === "test")
+    return { result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
+  if (result.kind === "ignored")
+    return { result: "ignored", source: result.source, event: result.event, message: `ignored: ${result.reason}` };
+  if (result.source === "manual" && !deps.allowManual) {
+    throw new HttpError(403, "manual scans are disabled; set SERVER_ALLOW_MANUAL_SCAN to true in the config to allow them");
+  }
+  if (result.paths.length > LIMITS.pathsPerRequest) {
+    throw new HttpError(413, `the request names ${result.paths.length} paths; the limit is ${LIMITS.pathsPerRequest} per request`);
+  }
+  let outcome: IngestOutcome;
+  try {
+    outcome = await deps.ingest(result.paths, result.source, result.event);
+  } catch (error) {
+    throw unwritableAnswer(error) ?? error;
+  }
+  if (outcome.result === "refused") throw new HttpError(400, outcome.message);
+  if (outcome.result === "unmatched") throw new HttpError(422, outcome.message, { paths: outcome.paths, libraries: outcome.libraries });
+  return outcome;
+}
+
+/** How the metrics count an answered request. */
+export function requestOutcomeOf(outcome: AnsweredOutcome): RequestOutcome {
+  return outcome.result;
+}

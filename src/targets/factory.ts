@@ -1,0 +1,30 @@
+import type { TargetConfig } from "../config/types.js";
+import type { Clock } from "../lib/clock.js";
+import type { Logger } from "../lib/logger.js";
+import type { CachedTarget } from "./cached-target.js";
+
+/** What building a target may use besides its config entry. */
+export interface TargetBuildDeps {
+  logger: Logger;
+  clock?: Clock;
+  /** The environment Plex Media Scanner starts from (PLEX_SCAN_METHOD "scanner"). */
+  env?: NodeJS.ProcessEnv;
+  /** Aborting it stops a running Plex Media Scanner (service shutdown). */
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  /** Per-request time-out of every HTTP target (tests pass a short one); 30 s, Plex 10 s, by default. */
+  timeoutMs?: number;
+}
+
+/** One TARGETS entry and where it sits in the config (`TARGETS[2]`), for messages naming its keys. */
+export interface TargetEntry {
+  entry: TargetConfig;
+  at: string;
+}
+
+/**
+ * Builds the target of one TARGETS entry of its TYPE; nothing is contacted
+ * until its libraries are asked for. Each target folder exports one, and
+ * registry.ts maps the TYPE to it.
+ */
+export type TargetFactory = (entry: TargetEntry, deps: TargetBuildDeps) => CachedTarget;

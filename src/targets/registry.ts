@@ -1,0 +1,18 @@
+import type { TargetType } from "../domain.js";
+import { createAutoscanTarget } from "./autoscan/autoscan-target.js";
+import { createEmbyTarget } from "./emby/emby-target.js";
+import type { TargetFactory } from "./factory.js";
+import { createJellyfinTarget } from "./jellyfin/jellyfin-target.js";
+import { createPlexEntryTarget } from "./plex/plex-target.js";
+
+/**
+ * TARGETS[].TYPE → the factory of its folder. A new kind of target is one
+ * folder, one value in domain.ts's TARGET_TYPES and one line here (the
+ * compiler asks for it once the type exists).
+ */
+export const TARGET_FACTORIES: Readonly<Record<TargetType, TargetFactory>> = {
+  plex: createPlexEntryTarget,
+  jellyfin: createJellyfinTarget,
+  emby: createEmbyTarget,
+  autoscan: createAutoscanTarget,
+};

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import type { EnqueueOutcome, Library, LibraryCatalog, ScanRequest, ScanSink } from "../../src/domain.js";
+import { createIngest } from "../../src/ingest/pipeline.js";
+import { createPathMapper } from "../../src/paths/index.js";
+
+const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
+
+function recordingSink(): ScanSink & { calls: ScanRequest[][] } {
+  const calls: ScanRequest[][] = [];
+  return {
+    calls,
+    async enqueue(requests): Promise<EnqueueOutcome> {
+      calls.push(requests);
+      return { queued: [...new Set(requests.map((r) => r.folder))], covered: [] };
+    },
+  };
+}
+
+function catalogOf(libraries: Library[]): LibraryCatalog & { refreshes: number } {
+  const catalog = {
+    refreshes: 0,
+    knownLibraries: () => libraries,
+    refreshLibraries: async () => {
+      catalog.refreshes += 1;
+    },
+  };
+  return catalog;
+}
+
+const mapper = createPathMapper({ "/data/TV/": ["/tv/"] });
+
+describe("the way in", () => {
+  it("maps each path, scans a file's parent naming the file, and splits deletions into their own request", async () => {
+    const sink = recordingSink();
+    const ingest = createIngest({ mapper, ignoreList: [], sink });
+    const outcome = await ingest(
+      [
+        { path: "/tv/Show/Season 1/e02.mkv", kind: "file" },
+        { path: "/tv/Show/Season 1/e01.mkv", kind: "file", deleted: true },
+      ],
+      "sonarr",
+      "Rename",
+    );
+    expect(outcome).toEqual({
+      result: "queued",
+      source: "sonarr",
+      event: "Rename",
+      queued: ["/data/TV/Show/Season 1"],
+      covered: [],
+      ignored: [],
+      unmatched: [],
+    });
+    expect(sink.calls).toEqual([
+      [
+        { folder: "/data/TV/Show/Season 1", source: "sonarr", event: "Rename", files: ["/data/TV/Show/Season 1/e02.mkv"] },
+        { folder: "/data/TV/Show/Season 1", source: "sonarr", event: "Rename", files: ["/data/TV/Show/Season 1/e01.mkv"], deletion: true },
+      ],
+    ]);
+  });
+
+  it("names no files when asked for folders only", async () => {
+    const sink = recordingSink();
+    await createIngest({ mapper, ignoreList: [], sink })([{ path: "/tv/Show/e.mkv", kind: "file" }], "drive", "DriveChange", {
+      nameFiles: false,
+    });
+    expect(sink.calls).toEqual([[{ folder: "/data/TV/Show", source: "drive", event: "DriveChange" }]]);
+  });
+
+  it("drops paths on SERVER_IGNORE_LIST before or after mapping, and says so when nothing is left", async () => {
+    const sink = recordingSink();
+    const ingest = createIngest({ mapper, ignoreList: ["/.grab/", "/data/tv/sample"], sink });
+    const partly = await ingest(
+      [
+        { path: "/tv/.grab/e.mkv", kind: "file" },
+        { path: "/tv/Sample/e.mkv", kind: "file" },
+        { path: "/tv/Show/e.mkv", kind: "file" },
+      ],
+      "manual",
+      "Manual",
+    );
+    expect(partly).toMatchObject({
+      result: "queued",
+      queued: ["/data/TV/Show"],
+      ignored: ['/tv/.grab/e.mkv (matched "/.grab/")', '/tv/Sample/e.mkv (matched "/data/tv/sample")'],
+    });
+    const all = await ingest([{ path: "/tv/.grab/x.mkv", kind: "file" }], "watch", "Watch");
+    expect(all).toEqual({
+      result: "ignored",
+      source: "watch",
+      event: "Watch",
+      message: 'ignored by SERVER_IGNORE_LIST: /tv/.grab/x.mkv (matched "/.grab/")',
+    });
+    expect(sink.calls).toHaveLength(1);
+  });
+
+  it("refuses the whole call, queueing nothing, when one path cannot be mapped", async () => {
+    const sink = recordingSink();
+    const outcome = await createIngest({ mapper, ignoreList: [], sink })(
+      [
+        { path: "/tv/Show/e.mkv", kind: "file" },
+        { path: "relative/e.mkv", kind: "file" },
+      ],
+      "manual",
+      "Manual",
+    );
+    expect(outcome.result).toBe("refused");
+    expect(sink.calls).toEqual([]);
+  });
+
+  it("reports folders no library holds after one refresh, and queues the others", async () => {
+    const sink = recordingSink();
+    const catalog = catalogOf([TV]);
+    const ingest = createIngest({ mapper, ignoreList: [], sink, catalog });
+    const none = await ingest([{ path: "/srv/Film/f.mkv", kind: "file" }], "watch", "Watch");
+    expect(none).toEqual({
+      result: "unmatched",
+      source: "watch",
+      event: "Watch",
+      message: "no library of the media server contains /srv/Film; libraries: TV (/data/TV)",
+      paths: ["/srv/Film"],
+      libraries: [TV],
+    });
+    expect(catalog.refreshes).toBe(1);
+    const some = await ingest(
+      [
+        { path: "/srv/Film/f.mkv", kind: "file" },
+        { path: "/tv/Show/e.mkv", kind: "file" },
+      ],
+      "watch",
+      "Watch",
+    );
+    expect(some).toMatchObject({ result: "queued", queued: ["/data/TV/Show"], unmatched: ["/srv/Film"] });
+    expect(sink.calls).toHaveLength(1);
+  });
+});
