@@ -3,6 +3,7 @@ import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { UserError } from "../domain.js";
 import { ensurePrivateDir } from "./database.js";
+import { storageTroubleOf } from "./storage-errors.js";
 
 export interface InstanceLock {
   readonly file: string;
@@ -34,6 +35,10 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
         `another scanarr serve${holderOf(pidFile)} is already using ${dataDir}; stop it first (one serve per data directory)`,
         1,
       );
+    }
+    if (storageTroubleOf(error) === "full") {
+      // Only the first start in a data directory writes the lock file; later ones need no space.
+      throw new UserError(`cannot create the instance lock ${file}: the disk holding ${dataDir} is full; free some space there`, 1);
     }
     throw new Error(`cannot take the instance lock ${file}: ${(error as Error).message}`);
   }
