@@ -156,6 +156,12 @@ export interface LibraryCatalog {
    * it, `knownLibraries()` is searched directly.
    */
   librariesHolding?(folder: string): Library[] | undefined;
+  /**
+   * The locations of the libraries holding `path` (media-server path form),
+   * each written in that same form, as ancestors of `path`; undefined when
+   * that cannot be told yet. Without it, `knownLibraries()` is searched.
+   */
+  libraryRootsOf?(path: string): string[] | undefined;
 }
 
 /**

@@ -117,7 +117,8 @@ async function newFileOf(file: DriveItem, ctx: PageContext, stats: PageStats): P
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
     stats.unmapped++;
-    ctx.logger.warn({ path: drivePath, error: error.message }, "Drive file has no media-server path in SERVER_PATH_MAPPINGS; skipped");
+    // No SERVER_PATH_MAPPINGS prefix covers it, or a name on the way holds a control character: the error says which.
+    ctx.logger.warn({ path: drivePath, error: error.message }, "Drive file skipped: it has no usable media-server path");
     return undefined;
   }
   if (ctx.mediaIndex?.hasFile(serverPath)) {

@@ -37,6 +37,29 @@ export async function splitByLibrary(
   return split();
 }
 
+/**
+ * The library locations holding `path` (media-server form), as
+ * `LibraryCatalog.libraryRootsOf` gives them; libraries not known yet are
+ * fetched once, waiting as long as the library check would. Undefined when
+ * they still cannot be told (or there is no catalog).
+ */
+export async function libraryRootsOf(
+  path: string,
+  catalog: LibraryCatalog | undefined,
+  refreshTimeoutMs: number,
+): Promise<string[] | undefined> {
+  if (catalog === undefined) return undefined;
+  const look = () => {
+    if (catalog.libraryRootsOf) return catalog.libraryRootsOf(path);
+    const known = catalog.knownLibraries();
+    return known && matcherOf(known).rootsOf(path);
+  };
+  const roots = look();
+  if (roots !== undefined) return roots;
+  await withTimeout(catalog.refreshLibraries(), refreshTimeoutMs);
+  return look();
+}
+
 async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {

@@ -21,6 +21,12 @@ export interface IngestOptions {
    * monitoring, whose requests never named them). True by default.
    */
   nameFiles?: boolean;
+  /**
+   * A check of the caller's own, made after every check of the pipeline
+   * passed and before anything is queued (autopulse's `hash`): what it throws
+   * reaches the caller and nothing is queued.
+   */
+  admit?: () => Promise<void>;
 }
 
 /**
@@ -59,6 +65,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       return { result: "unmatched", source, event, message, paths: unmatched, libraries };
     }
     const requests = matched.flatMap(([original, folder]) => requestsFor(folder, folders.get(original), source, event));
+    await options.admit?.();
     const outcome = await deps.sink.enqueue(requests);
     return { result: "queued", source, event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
   };

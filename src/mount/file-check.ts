@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Logger } from "../lib/logger.js";
+import { createLocalPathMapper, type LocalPath } from "../paths/local.js";
 import { createPrefixMapper, PathError, type PrefixMapper } from "../paths/mapper.js";
 import type { VfsRefresher } from "../rclone/vfs-refresh.js";
 import type { PathProbe, ProbeResult, ProbeState } from "./path-probe.js";
@@ -55,7 +56,7 @@ const VISIBLE: ReadonlySet<ProbeState> = new Set(["file", "folder", "empty-folde
  * time and decides when the next one is due.
  */
 export function createFileChecker(deps: FileCheckerDeps): FileChecker {
-  const toLocal = createPrefixMapper(deps.existMappings, "SERVER_FILE_EXIST_PATH_MAPPINGS");
+  const toLocal = createLocalPathMapper(deps.existMappings);
   const toRemote = deps.refresh ? createPrefixMapper(deps.refresh.remoteMappings, "FILE_EXISTS_TO_REMOTE_MAPPINGS") : undefined;
 
   const look = async (entry: FileVisibility): Promise<void> => {
@@ -104,18 +105,11 @@ export function createFileChecker(deps: FileCheckerDeps): FileChecker {
   };
 }
 
-function localEntry(file: string, toLocal: PrefixMapper): FileVisibility {
+function localEntry(file: string, toLocal: (file: string) => LocalPath): FileVisibility {
   const entry: FileVisibility = { file, localPath: undefined, visible: false, state: "missing", refreshed: false };
-  try {
-    entry.localPath = toLocal.map(file) ?? file;
-    if (!path.posix.isAbsolute(entry.localPath)) {
-      entry.error = `${JSON.stringify(entry.localPath)} is not a local path: add a SERVER_FILE_EXIST_PATH_MAPPINGS entry for it`;
-      entry.localPath = undefined;
-    }
-  } catch (error) {
-    if (!(error instanceof PathError)) throw error;
-    entry.error = error.message;
-  }
+  const local = toLocal(file);
+  if ("error" in local) entry.error = local.error;
+  else entry.localPath = local.path;
   return entry;
 }
 

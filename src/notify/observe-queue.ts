@@ -1,43 +1,34 @@
 import type { Clock } from "../lib/clock.js";
-import { withOverrides } from "../lib/override.js";
-import type { ConfirmQueue } from "../queue/confirmations.js";
-import { observeConfirmationEnds } from "../queue/observe-confirmation-ends.js";
-import type { DeliveryQueue } from "../queue/scheduler.js";
+import type { QueueEvents } from "../queue/events.js";
 import type { Notify } from "./events.js";
 
 /**
- * The queue as the scheduler drives it, telling `notify` of every delivery
- * recorded failed (a target refused it, or it was given up after the
- * maximum age); the scheduler stays unaware of notifications. A write the
- * queue refused (the claim was lost) tells nothing.
+ * Tells `notify` of every delivery the queue recorded failed (a target
+ * refused it, or it was given up after the maximum age) and of every
+ * confirmation that ended unconfirmed. A write the queue refused (the claim
+ * was lost) tells nothing. Returns the unsubscribe.
  */
-export function observeFailures<Q extends DeliveryQueue>(queue: Q, notify: Notify, clock: Pick<Clock, "now">): Q {
-  const overrides: Partial<DeliveryQueue> = {
-    recordFailed(job, error, libraries) {
-      const recorded = queue.recordFailed(job, error, libraries);
-      if (recorded) notify({ type: "scan-failed", at: clock.now(), folder: job.folder, target: job.target, error });
-      return recorded;
-    },
-    expireWaiting(cutoff, reason) {
-      const expired = queue.expireWaiting(cutoff, reason);
-      for (const scan of expired)
-        notify({ type: "scan-failed", at: clock.now(), folder: scan.folder, target: "every target", error: reason });
-      return expired;
-    },
-  };
-  return withOverrides(queue, overrides as Partial<Q>);
-}
-
-/**
- * The queue as the confirmation drivers use it, telling `notify` of every
- * delivery that ended unconfirmed, with the folder its driver listed.
- */
-export function observeUnconfirmed<Q extends ConfirmQueue>(queue: Q, notify: Notify, clock: Pick<Clock, "now">): Q {
-  return observeConfirmationEnds(queue, (ends) => {
-    for (const { finish, listed } of ends) {
-      if (finish.state !== "unconfirmed") continue;
-      const error = finish.error ?? "files not as expected in Plex";
-      notify({ type: "scan-unconfirmed", at: clock.now(), folder: listed.folder, target: listed.target, error });
+export function observeQueue(events: QueueEvents, notify: Notify, clock: Pick<Clock, "now">): () => void {
+  return events.subscribe((event) => {
+    switch (event.type) {
+      case "delivery-recorded":
+        if (event.record === "failed") {
+          const { folder, target } = event.job;
+          notify({ type: "scan-failed", at: clock.now(), folder, target, error: event.error ?? "" });
+        }
+        return;
+      case "scans-expired":
+        for (const scan of event.scans)
+          notify({ type: "scan-failed", at: clock.now(), folder: scan.folder, target: "every target", error: event.reason });
+        return;
+      case "confirmation-ended":
+        if (event.state === "unconfirmed") {
+          const error = event.error ?? "files not as expected in Plex";
+          notify({ type: "scan-unconfirmed", at: clock.now(), folder: event.folder, target: event.target, error });
+        }
+        return;
+      default:
+        return;
     }
   });
 }

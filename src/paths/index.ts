@@ -2,6 +2,7 @@ export { createPathMapper, PathError, quotePath, type MappedPath, type PathMappe
 export { classifyPath, folderToScan, isKnownFileName, type PathKind } from "./folder.js";
 export { isWithin, findLibrariesFor, createLibraryMatcher, matcherOf, type LibraryMatcher } from "./within.js";
 export {
+  controlCharacterIn,
   formatPath,
   isAbsolutePath,
   MAX_PATH_BYTES,

@@ -1,3 +1,4 @@
+import { escapeControls } from "../lib/logger.js";
 import { formatPath, isAbsolutePath, isPrefixOf, MAX_PATH_BYTES, parsePath, PathSyntaxError, type ParsedPath } from "./parse.js";
 
 /** A path that cannot be scanned; the message says why and names the path. */
@@ -118,8 +119,12 @@ function parseOrThrow(raw: string, what: string | (() => string)): ParsedPath {
 
 const QUOTE_LIMIT = 200;
 
-/** A path for a message: quoted, NUL visible, and cut short so a huge path cannot flood an answer or a log. */
+/**
+ * A path for a message: quoted, NUL visible, every control character written
+ * as an escape (JSON's for C0, `\u…` for DEL and C1, which JSON leaves raw),
+ * and cut short so a huge path cannot flood an answer or a log.
+ */
 export function quotePath(raw: string): string {
   const shown = raw.length > QUOTE_LIMIT ? `${raw.slice(0, QUOTE_LIMIT)}…` : raw;
-  return JSON.stringify(shown.replace(/\0/g, "\\0"));
+  return escapeControls(JSON.stringify(shown.replace(/\0/g, "\\0")));
 }

@@ -25,6 +25,27 @@ const NO_DRIVE_ROOT = "\\";
 // A lone UTF-16 surrogate comes from a `\ud800` JSON escape: it names no file and cannot be stored as UTF-8.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// C0, DEL and C1: no media file needs one, and a line break or a terminal escape in a path would
+// split or rewrite the lines it is written into (log lines, chat notifications).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_NAMES: Record<number, string> = { 0: "a NUL byte", 9: "a tab", 10: "a line feed", 13: "a carriage return" };
+
+/**
+ * Why `raw` cannot be a path because it holds a control character, or
+ * undefined when it holds none. Names the first one by its code point and
+ * its position (counted in characters from 1), never by the character
+ * itself, so the reason can be shown and logged as it is.
+ */
+export function controlCharacterIn(raw: string): string | undefined {
+  const found = CONTROL_CHARACTER.exec(raw);
+  if (found === null) return undefined;
+  const code = found[0].charCodeAt(0);
+  const position = [...raw.slice(0, found.index)].length + 1;
+  const name = CONTROL_NAMES[code] ?? "a control character";
+  return `contains ${name} (U+${code.toString(16).toUpperCase().padStart(4, "0")}) at character ${position}`;
+}
+
 /** Why a path cannot be used; the mapper wraps it in a PathError. */
 export class PathSyntaxError extends Error {}
 
@@ -46,7 +67,8 @@ export function isAbsolutePath(path: ParsedPath): boolean {
 }
 
 export function parsePath(raw: string): ParsedPath {
-  if (raw.includes("\0")) throw new PathSyntaxError("contains a NUL byte");
+  const control = controlCharacterIn(raw);
+  if (control !== undefined) throw new PathSyntaxError(control);
   if (Buffer.byteLength(raw, "utf8") > MAX_PATH_BYTES) throw new PathSyntaxError(`is longer than ${MAX_PATH_BYTES} bytes`);
   if (LONE_SURROGATE.test(raw)) throw new PathSyntaxError("is not valid Unicode (a lone surrogate)");
   const text = raw.normalize("NFC");

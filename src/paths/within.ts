@@ -26,6 +26,13 @@ export interface LibraryMatcher {
    * `D:\TV`; unchanged when no library holds it.
    */
   spellLikeLibrary(folder: string): string;
+  /**
+   * The library locations holding `path`, each written as the ancestor of
+   * `path` it is. `seen` is the same path as the libraries' server sees it
+   * (a target's PATH_MAPPINGS applied; `path` itself by default): a location
+   * holding `seen` with n components below it is `path` less its last n.
+   */
+  rootsOf(path: string, seen?: string): string[];
 }
 
 export function createLibraryMatcher(libraries: readonly Library[]): LibraryMatcher {
@@ -53,6 +60,18 @@ export function createLibraryMatcher(libraries: readonly Library[]): LibraryMatc
         undefined,
       );
       return target && longest ? formatPath(respell(target, longest)) : folder;
+    },
+    rootsOf(path, seen = path) {
+      const own = tryParse(path);
+      const { target, hits } = matches(seen);
+      if (!own || !target) return [];
+      const roots = new Set<string>();
+      for (const hit of hits) {
+        const below = target.parts.length - hit.parsed.parts.length;
+        if (below <= own.parts.length)
+          roots.add(formatPath({ ...own, parts: own.parts.slice(0, own.parts.length - below), trailingSlash: false }));
+      }
+      return [...roots];
     },
   };
 }

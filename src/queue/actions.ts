@@ -1,22 +1,15 @@
 import type { Database, Statement } from "better-sqlite3";
-import { inTransaction } from "./database.js";
-import type { Clock } from "../lib/clock.js";
+import { allows, SCAN, type StoredScanState } from "./lifecycle.js";
+import { isLive } from "./shown-state.js";
 
 /** What an action did: the scan's stored state after it, or why nothing changed. */
 export type ActionResult = { ok: true; id: number } | { ok: false; status: 404 | 409; reason: string };
 
-export interface QueueActions {
-  /** Makes a waiting scan due now: skips the debounce, the backoff and the wait for its files. */
-  scanNow(id: number): ActionResult;
-  /** Sends a failed or unconfirmed scan again to the targets it failed on. */
-  retry(id: number): ActionResult;
-  /** Cancels a scan that has not started delivering; deliveries already done stay done. */
-  cancel(id: number): ActionResult;
-  /** Deletes finished scans older than `cutoff` (epoch ms); returns how many. */
-  clearHistory(cutoff: number): number;
-}
-
-function prepare(db: Database) {
+/**
+ * The dashboard's changes to one scan (ScanQueue.scanNow, retry, cancel and
+ * clearHistory run them, each in one transaction, and tell their event).
+ */
+export function prepareActionStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
     stateOf: p<[number]>("SELECT state FROM scan_queue WHERE id = ?"),
@@ -31,11 +24,13 @@ function prepare(db: Database) {
       `UPDATE scan_delivery SET state = 'pending', due_at = @now, retry_at = 0, owner = NULL, lease_until = NULL, updated_at = @now
        WHERE scan_id = @id AND state IN ('failed', 'unconfirmed')`,
     ),
-    reopen: p<[number]>("UPDATE scan_queue SET state = 'closed', finished_at = NULL WHERE id = ?"),
+    reopen: p<[number]>("UPDATE scan_queue SET state = 'closed', finished_at = NULL WHERE id = ? AND state IN ('failed', 'unconfirmed')"),
     cancelDeliveries: p<[{ now: number; id: number }]>(
       "UPDATE scan_delivery SET state = 'cancelled', last_error = 'cancelled from the dashboard', updated_at = @now WHERE scan_id = @id AND state IN ('pending', 'waiting')",
     ),
-    cancelScan: p<[{ now: number; id: number }]>("UPDATE scan_queue SET state = 'cancelled', finished_at = @now WHERE id = @id"),
+    cancelScan: p<[{ now: number; id: number }]>(
+      "UPDATE scan_queue SET state = 'cancelled', finished_at = @now WHERE id = @id AND state IN ('open', 'closed')",
+    ),
     clearDeliveries: p<[number]>(
       "DELETE FROM scan_delivery WHERE scan_id IN (SELECT id FROM scan_queue WHERE finished_at IS NOT NULL AND finished_at < ?)",
     ),
@@ -46,56 +41,50 @@ function prepare(db: Database) {
   };
 }
 
-const OPEN = new Set(["open", "closed"]);
+export type ActionStatements = ReturnType<typeof prepareActionStatements>;
 
-/**
- * The dashboard's changes to the queue, each one transaction. The scheduler
- * is not told here: the caller wakes it after a change (scan now, retry).
- */
-export function createQueueActions(db: Database, clock: Clock): QueueActions {
-  const st = prepare(db);
-  const tx = <T>(fn: () => T): T => inTransaction(db, fn);
-  const stateOf = (id: number) => (st.stateOf.get(id) as { state: string } | undefined)?.state;
-  const missing = (id: number): ActionResult => ({ ok: false, status: 404, reason: `no scan ${id} in the queue or its history` });
+function stateOf(st: ActionStatements, id: number): StoredScanState | undefined {
+  return (st.stateOf.get(id) as { state: StoredScanState } | undefined)?.state;
+}
 
-  return {
-    scanNow: (id) =>
-      tx(() => {
-        const state = stateOf(id);
-        if (state === undefined) return missing(id);
-        if (!OPEN.has(state)) return { ok: false, status: 409, reason: `scan ${id} is ${state}, not waiting` };
-        const now = clock.now();
-        st.dueNow.run({ now, id });
-        st.deliveriesNow.run({ now, id });
-        return { ok: true, id };
-      }),
-    retry: (id) =>
-      tx(() => {
-        const state = stateOf(id);
-        if (state === undefined) return missing(id);
-        if (state !== "failed" && state !== "unconfirmed")
-          return { ok: false, status: 409, reason: `scan ${id} is ${state}; only failed or unconfirmed scans are retried` };
-        if (st.retryDeliveries.run({ now: clock.now(), id }).changes === 0)
-          return { ok: false, status: 409, reason: `scan ${id} has no failed or unconfirmed delivery` };
-        st.reopen.run(id);
-        return { ok: true, id };
-      }),
-    cancel: (id) =>
-      tx(() => {
-        const state = stateOf(id);
-        if (state === undefined) return missing(id);
-        if (!OPEN.has(state)) return { ok: false, status: 409, reason: `scan ${id} is ${state}; only waiting scans are cancelled` };
-        if ((st.delivering.get(id) as { n: number }).n > 0) return { ok: false, status: 409, reason: `scan ${id} is being delivered now` };
-        const now = clock.now();
-        st.cancelDeliveries.run({ now, id });
-        st.cancelScan.run({ now, id });
-        return { ok: true, id };
-      }),
-    clearHistory: (cutoff) =>
-      tx(() => {
-        st.clearDeliveries.run(cutoff);
-        st.clearFiles.run(cutoff);
-        return st.clearScans.run(cutoff).changes;
-      }),
-  };
+const missing = (id: number): ActionResult => ({ ok: false, status: 404, reason: `no scan ${id} in the queue or its history` });
+
+/** Makes a waiting scan due now: skips the debounce, the backoff and the wait for its files. */
+export function scanNow(st: ActionStatements, id: number, now: number): ActionResult {
+  const state = stateOf(st, id);
+  if (state === undefined) return missing(id);
+  if (!isLive(state)) return { ok: false, status: 409, reason: `scan ${id} is ${state}, not waiting` };
+  st.dueNow.run({ now, id });
+  st.deliveriesNow.run({ now, id });
+  return { ok: true, id };
+}
+
+/** Sends a failed or unconfirmed scan again to the targets it failed on. */
+export function retryScan(st: ActionStatements, id: number, now: number): ActionResult {
+  const state = stateOf(st, id);
+  if (state === undefined) return missing(id);
+  if (!allows(SCAN.retry, state))
+    return { ok: false, status: 409, reason: `scan ${id} is ${state}; only failed or unconfirmed scans are retried` };
+  if (st.retryDeliveries.run({ now, id }).changes === 0)
+    return { ok: false, status: 409, reason: `scan ${id} has no failed or unconfirmed delivery` };
+  st.reopen.run(id);
+  return { ok: true, id };
+}
+
+/** Cancels a scan that has not started delivering; deliveries already done stay done. */
+export function cancelScan(st: ActionStatements, id: number, now: number): ActionResult {
+  const state = stateOf(st, id);
+  if (state === undefined) return missing(id);
+  if (!allows(SCAN.cancel, state)) return { ok: false, status: 409, reason: `scan ${id} is ${state}; only waiting scans are cancelled` };
+  if ((st.delivering.get(id) as { n: number }).n > 0) return { ok: false, status: 409, reason: `scan ${id} is being delivered now` };
+  st.cancelDeliveries.run({ now, id });
+  st.cancelScan.run({ now, id });
+  return { ok: true, id };
+}
+
+/** Deletes finished scans older than `cutoff` (epoch ms); returns how many. */
+export function clearHistory(st: ActionStatements, cutoff: number): number {
+  st.clearDeliveries.run(cutoff);
+  st.clearFiles.run(cutoff);
+  return st.clearScans.run(cutoff).changes;
 }

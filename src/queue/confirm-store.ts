@@ -1,28 +1,16 @@
 import type { Database, Statement } from "better-sqlite3";
 import { finishIfComplete, type DeliveryContext } from "./deliveries.js";
-import type { PlexItemRef } from "../targets/plex/library-items-db.js";
+import { parseLibraries } from "./rows.js";
 import type { FileRow } from "./scan-files.js";
 import type { DeliveryJob, LibraryRef } from "./types.js";
 
-/** How one library section of a confirming delivery stands; stored as JSON in scan_delivery.confirm. */
-export interface SectionProgress {
-  id: string;
-  title: string;
-  /** When the latest scan call (first or re-scan) was accepted. */
-  scannedAt: number;
-  rescanned: boolean;
-  sawRefreshing?: boolean;
-  /** Files the latest poll found not as expected (shown while waiting). */
-  notConfirmed?: string[];
-  /** Set once the section is settled. */
-  result?: { kind: "confirmed" | "finished" | "unconfirmed"; items: PlexItemRef[]; notConfirmed: string[]; reason?: string };
-}
-
-export interface ConfirmProgressRecord {
-  sections: SectionProgress[];
-}
-
-/** One confirming delivery, with what its scan named. */
+/**
+ * The queue's side of confirmation, whatever the target: a delivery the
+ * target accepted is held `confirming` until its target's driver ends it.
+ * The driver keeps its own record of how the confirmation stands (stored as
+ * JSON, read back as it was saved); the queue reads nothing in it but
+ * `confirmedAfterMs`, shown once confirmed.
+ */
 export interface ConfirmingDelivery {
   deliveryId: number;
   scanId: number;
@@ -31,10 +19,22 @@ export interface ConfirmingDelivery {
   source: string;
   event: string;
   firstRequestedAt: number;
-  progress: ConfirmProgressRecord;
+  /** When the target accepted the scan. */
+  deliveredAt: number;
+  /** The libraries the folder resolved to when it was delivered. */
+  libraries: LibraryRef[];
+  /** The driver's record as last saved; null before its first save (or when unreadable). */
+  progress: object | null;
   /** Imports (expected present) and deletions (expected gone), media-server path form. */
   files: string[];
   deletedFiles: string[];
+}
+
+/** A driver's poll: its record of a delivery, and how it stands in words (shown while confirming). */
+export interface ConfirmProgress {
+  deliveryId: number;
+  progress: object;
+  detail: string;
 }
 
 /** How a confirmation ended, as recorded. */
@@ -46,20 +46,22 @@ export interface ConfirmFinish {
   detail: string;
   /** For unconfirmed: the missing files, shown where errors are. */
   error: string | null;
-  progress: ConfirmProgressRecord & { confirmedAfterMs?: number };
+  /** The driver's final record; `confirmedAfterMs` in it is shown as the time to confirmation. */
+  progress: (object & { confirmedAfterMs?: number }) | null;
 }
 
 export function prepareConfirmStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
-    markConfirming: p<[string | null, number, string, number, number, string]>(
+    markConfirming: p<[string | null, number, number, number, string]>(
       `UPDATE scan_delivery SET state = 'confirming', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
-       confirm = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+       confirm = NULL, detail = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
-    // Each Plex target has its own driver; the partial index holds only the deliveries being confirmed.
+    // Each confirming target has its own driver; the partial index holds only the deliveries being confirmed.
     listConfirming: p<[string, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, d.target AS target, d.confirm AS confirm, s.folder AS folder,
-       s.source AS source, s.event AS event, s.first_requested_at AS firstRequestedAt
+       s.source AS source, s.event AS event, s.first_requested_at AS firstRequestedAt,
+       d.delivered_at AS deliveredAt, d.libraries AS libraries
        FROM scan_delivery d INDEXED BY scan_delivery_confirming JOIN scan_queue s ON s.id = d.scan_id
        WHERE d.state = 'confirming' AND d.target = ? ORDER BY d.id LIMIT ?`,
     ),
@@ -67,17 +69,20 @@ export function prepareConfirmStatements(db: Database) {
       "SELECT COUNT(*) AS n FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming' AND target = ?",
     ),
     filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
-    saveProgress: p<[string, number, number]>("UPDATE scan_delivery SET confirm = ?, updated_at = ? WHERE id = ? AND state = 'confirming'"),
-    finish: p<[string, string, string, string | null, number, number]>(
+    saveProgress: p<[string, string, number, number]>(
+      "UPDATE scan_delivery SET confirm = ?, detail = ?, updated_at = ? WHERE id = ? AND state = 'confirming'",
+    ),
+    // The target and folder come back for the event told after the commit.
+    finish: p<[string, string | null, string, string | null, number, number]>(
       `UPDATE scan_delivery SET state = ?, confirm = ?, detail = ?, last_error = COALESCE(?, last_error), updated_at = ?
-       WHERE id = ? AND state = 'confirming'`,
+       WHERE id = ? AND state = 'confirming' RETURNING target, (SELECT folder FROM scan_queue WHERE id = scan_id) AS folder`,
     ),
   };
 }
 
 export type ConfirmStatements = ReturnType<typeof prepareConfirmStatements>;
 
-/** A delivery Plex accepted, to be confirmed: one section entry per library the folder resolved to. */
+/** A delivery the target accepted, held until its confirmation ends; the driver starts its record on its first poll. */
 export function recordConfirming(
   ctx: DeliveryContext,
   cst: ConfirmStatements,
@@ -85,44 +90,45 @@ export function recordConfirming(
   libraries: LibraryRef[],
   now: number,
 ): boolean {
-  const progress: ConfirmProgressRecord = {
-    sections: libraries.map((l) => ({ id: l.id, title: l.title, scannedAt: now, rescanned: false })),
-  };
-  const { changes } = cst.markConfirming.run(JSON.stringify(libraries), now, JSON.stringify(progress), now, job.deliveryId, ctx.owner);
-  return changes > 0;
+  return cst.markConfirming.run(JSON.stringify(libraries), now, now, job.deliveryId, ctx.owner).changes > 0;
 }
 
 export function listConfirming(cst: ConfirmStatements, target: string, limit: number): ConfirmingDelivery[] {
   const rows = cst.listConfirming.all(target, limit) as Array<
-    Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles"> & { confirm: string }
+    Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles" | "libraries"> & { confirm: string | null; libraries: string | null }
   >;
-  return rows.map(({ confirm, ...row }) => {
+  return rows.map(({ confirm, libraries, ...row }) => {
     const files = cst.filesOf.all(row.scanId) as FileRow[];
     return {
       ...row,
-      progress: parseProgress(confirm),
+      libraries: parseLibraries(libraries) ?? [],
+      progress: parseRecord(confirm),
       files: files.filter((f) => f.deletion === 0).map((f) => f.path),
       deletedFiles: files.filter((f) => f.deletion === 1).map((f) => f.path),
     };
   });
 }
 
-export function finishConfirming(ctx: DeliveryContext, cst: ConfirmStatements, finish: ConfirmFinish, now: number): boolean {
-  const { changes } = cst.finish.run(finish.state, JSON.stringify(finish.progress), finish.detail, finish.error, now, finish.deliveryId);
-  if (changes === 0) return false;
-  finishIfComplete(ctx, finish.scanId, now);
-  return true;
+/** The confirmation ended, when the delivery was still confirming: its target and folder (for the event). */
+export function finishConfirming(
+  ctx: DeliveryContext,
+  cst: ConfirmStatements,
+  finish: ConfirmFinish,
+  now: number,
+): { target: string; folder: string } | undefined {
+  const record = finish.progress === null ? null : JSON.stringify(finish.progress);
+  const ended = cst.finish.get(finish.state, record, finish.detail, finish.error, now, finish.deliveryId) as
+    | { target: string; folder: string }
+    | undefined;
+  if (ended) finishIfComplete(ctx, finish.scanId, now);
+  return ended;
 }
 
-/** A record this version cannot read counts as no section: the delivery then settles as finished at once. */
-function parseProgress(json: string | null): ConfirmProgressRecord {
+function parseRecord(json: string | null): object | null {
   try {
     const value = JSON.parse(json ?? "null") as unknown;
-    if (typeof value === "object" && value !== null && Array.isArray((value as ConfirmProgressRecord).sections)) {
-      return value as ConfirmProgressRecord;
-    }
+    return typeof value === "object" && value !== null ? value : null;
   } catch {
-    // fall through
+    return null;
   }
-  return { sections: [] };
 }

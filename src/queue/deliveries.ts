@@ -1,6 +1,7 @@
 import type { Logger } from "../lib/logger.js";
 import { reopenScan, type CoalesceContext } from "./coalesce.js";
 import type { ScanRow } from "./rows.js";
+import { DELIVERY_STATES, finishedScanTransition, UNFINISHED_DELIVERY_STATES, type DeliveryState } from "./lifecycle.js";
 import type { DeliveryJob, ExpiredScan, LibraryRef } from "./types.js";
 
 /** How many finished scans the history keeps; older ones are pruned. */
@@ -158,10 +159,8 @@ function reopenIfUntouched(ctx: DeliveryContext, scanId: number, now: number): v
 
 export function finishIfComplete(ctx: DeliveryContext, scanId: number, now: number): void {
   const counts = deliveryCounts(ctx, scanId);
-  if (counts.pending + counts.waiting + counts.delivering + counts.confirming > 0) return;
-  // Every target skipping it means no library anywhere holds the folder: that is a failure.
-  const state = counts.failed > 0 || counts.skipped === counts.total ? "failed" : counts.unconfirmed > 0 ? "unconfirmed" : "done";
-  ctx.st.setScanState.run(state, now, scanId);
+  if (UNFINISHED_DELIVERY_STATES.some((s) => counts[s] > 0)) return;
+  ctx.st.setScanState.run(finishedScanTransition(counts).to, now, scanId);
   ctx.finishedSincePrune += 1;
   if (ctx.finishedSincePrune >= pruneInterval(ctx.history)) {
     ctx.finishedSincePrune = 0;
@@ -182,11 +181,9 @@ function pruneHistory(ctx: DeliveryContext, state: "done" | "unconfirmed" | "fai
   }
 }
 
-const STATES = ["waiting", "pending", "delivering", "confirming", "done", "unconfirmed", "skipped", "failed", "cancelled"] as const;
-
-function deliveryCounts(ctx: DeliveryContext, scanId: number): Record<(typeof STATES)[number] | "total", number> {
-  const counts = { total: 0, ...Object.fromEntries(STATES.map((s) => [s, 0])) } as Record<(typeof STATES)[number] | "total", number>;
-  for (const row of ctx.st.deliveryStates.all(scanId) as Array<{ state: (typeof STATES)[number]; n: number }>) {
+function deliveryCounts(ctx: DeliveryContext, scanId: number): Record<DeliveryState | "total", number> {
+  const counts = { total: 0, ...Object.fromEntries(DELIVERY_STATES.map((s) => [s, 0])) } as Record<DeliveryState | "total", number>;
+  for (const row of ctx.st.deliveryStates.all(scanId) as Array<{ state: DeliveryState; n: number }>) {
     counts[row.state] = row.n;
     counts.total += row.n;
   }

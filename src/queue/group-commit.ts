@@ -1,4 +1,3 @@
-import type { Database } from "better-sqlite3";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
 import { DatabaseUnwritableError } from "./storage-errors.js";
 import type { StorageWatch } from "./storage-watch.js";
@@ -7,6 +6,9 @@ import type { StorageWatch } from "./storage-watch.js";
 export interface QueueWriter {
   enqueue(requests: ScanRequest[]): EnqueueOutcome;
 }
+
+/** Runs `fn` in one transaction and tells its events after the commit (ScanQueue.batch). */
+export type Batch = <T>(fn: () => T) => T;
 
 interface Waiting {
   requests: ScanRequest[];
@@ -22,7 +24,8 @@ interface Waiting {
  * BEGIN/COMMIT per request was most of serve's CPU under load. A request
  * whose folders `check` refuses fails alone, before anything is written; an
  * error while writing rolls the whole batch back and fails every caller of
- * it, so nothing half-written is ever acknowledged.
+ * it, so nothing half-written is ever acknowledged. The transaction is the
+ * queue's own (`batch`), so the queue's events go out after that commit.
  *
  * With `storage`, a batch is refused without trying while the database
  * cannot write (disk full), and a write that fails for that reason is
@@ -30,7 +33,7 @@ interface Waiting {
  */
 export function createGroupCommit(
   writer: QueueWriter,
-  db: Database,
+  inOneTransaction: Batch,
   check: (requests: ScanRequest[]) => unknown,
   maxBatch = 512,
   storage?: Pick<StorageWatch, "problem" | "report">,
@@ -58,7 +61,7 @@ export function createGroupCommit(
     }
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = db.transaction(() => items.map((item) => writer.enqueue(item.requests))).immediate();
+      outcomes = inOneTransaction(() => items.map((item) => writer.enqueue(item.requests)));
     } catch (error) {
       const failed = storage?.report(error) ? new DatabaseUnwritableError(storage.problem() ?? String(error)) : error;
       for (const item of items) item.reject(failed);

@@ -5,9 +5,10 @@ import type { FileRow } from "./scan-files.js";
 import { groupBy } from "../lib/group-by.js";
 import type { QueuedScan } from "./types.js";
 
-/** Finished states the history lists. */
-export const HISTORY_STATES = ["done", "unconfirmed", "failed", "cancelled"] as const;
-export type HistoryState = (typeof HISTORY_STATES)[number];
+import { countedState, type HistoryState } from "./shown-state.js";
+import type { StoredScanState } from "./lifecycle.js";
+
+export { HISTORY_STATES, type HistoryState } from "./shown-state.js";
 
 export interface HistoryFilter {
   state?: HistoryState;
@@ -135,12 +136,12 @@ export class QueueBrowser {
     return row && this.detailed([row])[0];
   }
 
-  /** Scans per shown state: pending, waiting-for-files, and each finished state. */
+  /** Scans per counted state (see countedState: a scan being delivered counts as pending), waiting-for-files apart. */
   counts(): Record<string, number> {
     const waiting = (this.st.countWaitingFiles.get() as { n: number }).n;
     const counts: Record<string, number> = { pending: 0 - waiting || 0, "waiting-for-files": waiting };
-    for (const row of this.st.countsByState.all() as Array<{ state: string; n: number }>) {
-      const key = row.state === "open" || row.state === "closed" ? "pending" : row.state;
+    for (const row of this.st.countsByState.all() as Array<{ state: StoredScanState; n: number }>) {
+      const key = countedState(row.state);
       counts[key] = (counts[key] ?? 0) + row.n;
     }
     return counts;

@@ -1,7 +1,9 @@
 import type { FileRow } from "./scan-files.js";
-import type { DeliveryState, DeliveryView, LibraryRef, QueuedScan, ScanFacts, ScanState } from "./types.js";
+import type { DeliveryState, FilesState, StoredScanState } from "./lifecycle.js";
+import { displayState } from "./shown-state.js";
+import type { DeliveryView, LibraryRef, QueuedScan, ScanFacts } from "./types.js";
 
-export type StoredScanState = "open" | "closed" | "done" | "unconfirmed" | "failed" | "cancelled";
+export type { StoredScanState } from "./lifecycle.js";
 
 export interface ScanRow {
   id: number;
@@ -15,7 +17,7 @@ export interface ScanRow {
   last_requested_at: number;
   due_at: number;
   finished_at: number | null;
-  files_state: "none" | "waiting" | "ready";
+  files_state: FilesState;
   file_checks: number;
   file_check_at: number;
   detail: string | null;
@@ -44,7 +46,8 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
     attempts: row.attempts,
     lastError: row.last_error,
     libraries: parseLibraries(row.libraries),
-    detail: row.state === "confirming" ? describeConfirming(row.confirm) : row.detail,
+    // While confirming, the detail is the driver's latest word on it.
+    detail: row.state === "confirming" ? (row.detail ?? "waiting for confirmation") : row.detail,
     confirmedAfterMs: confirmedAfterOf(row.confirm),
   };
 }
@@ -68,7 +71,10 @@ export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[], files: Fil
   return {
     id: row.id,
     ...factsOf(row),
-    state: displayState(row, deliveries),
+    state: displayState(
+      row,
+      deliveries.map((d) => d.state),
+    ),
     finishedAt: row.finished_at,
     deliveries: deliveries.map(toDeliveryView),
     files: files.map((f) => ({ path: f.path, deleted: f.deletion === 1, seen: f.seen === 1 })),
@@ -78,14 +84,8 @@ export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[], files: Fil
   };
 }
 
-function displayState(row: ScanRow, deliveries: DeliveryRow[]): ScanState {
-  if (row.state !== "open" && row.state !== "closed") return row.state;
-  if (deliveries.some((d) => d.state === "delivering")) return "delivering";
-  if (deliveries.some((d) => d.state === "confirming")) return "confirming";
-  return row.files_state === "waiting" ? "waiting-for-files" : "pending";
-}
-
-function parseLibraries(json: string | null): LibraryRef[] | null {
+/** The libraries column (JSON); null when unset or unreadable. */
+export function parseLibraries(json: string | null): LibraryRef[] | null {
   if (json === null) return null;
   try {
     const value: unknown = JSON.parse(json);
@@ -100,16 +100,6 @@ function isLibraryRef(value: unknown): value is LibraryRef {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   return typeof record.id === "string" && typeof record.title === "string";
-}
-
-/** While confirming: what the latest poll saw, in words. */
-function describeConfirming(json: string | null): string {
-  const record = parseJson(json) as { sections?: Array<{ title?: string; rescanned?: boolean; notConfirmed?: string[] }> } | undefined;
-  const parts = (record?.sections ?? []).map((s) => {
-    const missing = s.notConfirmed?.length ? `, not in Plex yet: ${s.notConfirmed.join(", ")}` : "";
-    return `${s.title ?? "section"}${s.rescanned ? " (scanned again)" : ""}${missing}`;
-  });
-  return `waiting for Plex to confirm: ${parts.join("; ") || "the section"}`;
 }
 
 function confirmedAfterOf(json: string | null): number | null {

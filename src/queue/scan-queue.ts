@@ -1,12 +1,13 @@
-import type { Database } from "better-sqlite3";
 import { inTransaction } from "./database.js";
 import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
-import type { Logger } from "../lib/logger.js";
 import { coalesceRequest } from "./coalesce.js";
 import * as deliveries from "./deliveries.js";
 import { normalizeFolder, separatorOf } from "./folder-key.js";
-import { createPriorityOf, type PriorityOf, type PriorityRules } from "./priority.js";
+import { createPriorityOf, type PriorityOf } from "./priority.js";
+import { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
+
+export { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
 import { QueueReads } from "./queue-reads.js";
 import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
 import { attachFiles } from "./scan-files.js";
@@ -15,62 +16,33 @@ import {
   recordFileChecks,
   type DueFileCheck,
   type FileCheckContext,
-  type FileCheckPolicy,
   type FileCheckResult,
   type FileCheckSummary,
 } from "./file-checks.js";
 import type { DeliveryJob, ExpiredScan, LibraryRef } from "./types.js";
-import { finishConfirming, recordConfirming, type ConfirmFinish, type ConfirmProgressRecord } from "./confirm-store.js";
-
-export interface ScanQueueOptions {
-  db: Database;
-  clock: Clock;
-  /** Target names; every scan gets one delivery per target. */
-  targets: string[];
-  /** Trailing debounce per folder (SERVER_SCAN_DELAY × 1000). */
-  delayMs: number;
-  /** Cap of the debounce from a scan's first request; see defaultMaxWaitMs. */
-  maxWaitMs?: number;
-  /** SERVER_SCAN_PRIORITIES. */
-  priorities?: PriorityRules;
-  logger: Logger;
-  /** Finished scans kept for `recent()`: 1,000 done and 10,000 failed by default. */
-  history?: Partial<deliveries.HistoryLimits>;
-  /**
-   * Reset deliveries a crash left `delivering` (default true). Only the
-   * process that delivers, holding the instance lock, may do it; a read-only
-   * inspector passes false.
-   */
-  recover?: boolean;
-  /** Who this process is in claims (default: host, pid and a random tag). */
-  owner?: string;
-  /** How long a claim holds without renewal (default 2 min; the scheduler renews every 30 s). */
-  leaseMs?: number;
-  /** File-exists checks: when set, named imports hold their scan until they are visible. */
-  fileChecks?: FileCheckPolicy;
-}
+import { finishConfirming, recordConfirming, type ConfirmFinish, type ConfirmProgress } from "./confirm-store.js";
+import * as actions from "./actions.js";
+import { EventBuffer, type DeliveryRecord, type QueueEvent, type QueueListener } from "./events.js";
 
 /**
- * Default cap of the trailing debounce: ten delays, but never more than 30
- * minutes (nor less than one delay). With plex_autoscan's 180 s delay a folder
- * that keeps receiving files is still scanned every 30 minutes.
+ * The durable, coalescing scan queue (SQLite), and the only writer of its
+ * tables: every move of src/queue/lifecycle.ts is made by one of its methods,
+ * each one transaction (or part of the caller's `batch`), and told to
+ * `subscribe`rs after the commit. Every method is synchronous.
  */
-export function defaultMaxWaitMs(delayMs: number): number {
-  return Math.max(delayMs, Math.min(10 * delayMs, 30 * 60_000));
-}
-
-type Listener = (earliestDueAt: number) => void;
-
-/** The durable, coalescing scan queue (SQLite). Every method is synchronous. */
 export class ScanQueue extends QueueReads {
   private readonly ctx: FileCheckContext;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
-  private readonly listeners = new Set<Listener>();
+  private readonly events: EventBuffer;
+  private readonly ast: actions.ActionStatements;
+  private depth = 0;
 
   constructor(private readonly options: ScanQueueOptions) {
     super(options.db);
     this.clock = options.clock;
+    this.events = new EventBuffer(options.logger);
+    this.ast = actions.prepareActionStatements(options.db);
     this.priorityOf = createPriorityOf(options.priorities ?? {}, separatorOf);
     this.ctx = {
       st: this.st,
@@ -112,7 +84,7 @@ export class ScanQueue extends QueueReads {
     const queued = new Set<string>();
     const covered = new Set<string>();
     let earliest = Infinity;
-    this.transaction(() => {
+    return this.transaction(() => {
       requests.forEach((request, i) => {
         const folder = folders[i] as string;
         const result = coalesceRequest(
@@ -133,15 +105,15 @@ export class ScanQueue extends QueueReads {
         (result.kind === "covered" ? covered : queued).add(folder);
         earliest = Math.min(earliest, result.dueAt);
       });
+      const outcome = { queued: [...queued], covered: [...covered].filter((f) => !queued.has(f)) };
+      if (earliest !== Infinity) this.tell({ type: "enqueued", at: now, dueAt: earliest, ...outcome });
+      return outcome;
     });
-    if (earliest !== Infinity) this.notify(earliest);
-    return { queued: [...queued], covered: [...covered].filter((f) => !queued.has(f)) };
   }
 
-  /** Calls `listener` after each enqueue with the earliest due time it produced. */
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Calls `listener` with every QueueEvent after its commit (src/queue/events.ts); returns the unsubscribe. */
+  subscribe(listener: QueueListener): () => void {
+    return this.events.subscribe(listener);
   }
 
   // The scheduler's side. Each call is one transaction, or part of the caller's batch.
@@ -152,12 +124,17 @@ export class ScanQueue extends QueueReads {
   }
 
   claimDue(target: string, limit: number): DeliveryJob[] {
-    return this.transaction(() => deliveries.claimDue(this.ctx, target, this.clock.now(), limit));
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const jobs = deliveries.claimDue(this.ctx, target, now, limit);
+      if (jobs.length > 0) this.tell({ type: "claimed", at: now, target, jobs });
+      return jobs;
+    });
   }
 
   /** The record* calls answer false when the claim is no longer ours (its lease ran out and was released). */
   recordDone(job: DeliveryJob, libraries: LibraryRef[]): boolean {
-    return this.transaction(() => deliveries.recordDone(this.ctx, job, libraries, this.clock.now()));
+    return this.record(job, "done", undefined, (now) => deliveries.recordDone(this.ctx, job, libraries, now));
   }
 
   /**
@@ -166,40 +143,67 @@ export class ScanQueue extends QueueReads {
    */
   recordDelivered(job: DeliveryJob, libraries: LibraryRef[], confirming: boolean): boolean {
     if (!confirming) return this.recordDone(job, libraries);
-    return this.transaction(() => recordConfirming(this.ctx, this.cst, job, libraries, this.clock.now()));
+    return this.record(job, "confirming", undefined, (now) => recordConfirming(this.ctx, this.cst, job, libraries, now));
   }
 
-  // Confirmation (driven by src/queue/confirmations.ts).
+  // The confirming hold, whatever the target: its driver (e.g. src/targets/plex/after-scan/driver.ts) ends it.
 
-  /** Stores the progress of confirming deliveries (one transaction for a whole poll). */
-  saveConfirmProgress(updates: Array<{ deliveryId: number; progress: ConfirmProgressRecord }>): void {
-    const now = this.clock.now();
+  /** Stores the drivers' records of confirming deliveries (one transaction for a whole poll). */
+  saveConfirmProgress(updates: ConfirmProgress[]): void {
     this.transaction(() => {
-      for (const u of updates) this.cst.saveProgress.run(JSON.stringify(u.progress), now, u.deliveryId);
+      const now = this.clock.now();
+      let saved = 0;
+      for (const u of updates) saved += this.cst.saveProgress.run(JSON.stringify(u.progress), u.detail, now, u.deliveryId).changes;
+      if (saved > 0) this.tell({ type: "confirmation-progress", at: now, deliveries: saved });
     });
   }
 
   /** Ends confirmations (done or unconfirmed); their scans finish when nothing else is open. */
   recordConfirmed(finishes: ConfirmFinish[]): number {
-    const now = this.clock.now();
-    return this.transaction(() => finishes.filter((f) => finishConfirming(this.ctx, this.cst, f, now)).length);
+    return this.transaction(() => {
+      const now = this.clock.now();
+      let recorded = 0;
+      for (const f of finishes) {
+        const ended = finishConfirming(this.ctx, this.cst, f, now);
+        if (!ended) continue;
+        recorded += 1;
+        const after = f.progress?.confirmedAfterMs;
+        const { deliveryId, scanId, state, error } = f;
+        this.tell({
+          type: "confirmation-ended",
+          at: now,
+          deliveryId,
+          scanId,
+          state,
+          error,
+          ...ended,
+          ...(after !== undefined ? { confirmedAfterMs: after } : {}),
+        });
+      }
+      return recorded;
+    });
   }
 
   recordRetry(job: DeliveryJob, retryAt: number, error: string, libraries: LibraryRef[] | null = null): boolean {
-    return this.transaction(() => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, this.clock.now()));
+    return this.record(job, "retry", error, (now) => deliveries.recordRetry(this.ctx, job, retryAt, error, libraries, now));
   }
 
   recordFailed(job: DeliveryJob, error: string, libraries: LibraryRef[] | null = null): boolean {
-    return this.transaction(() => deliveries.recordFailed(this.ctx, job, error, libraries, this.clock.now()));
+    return this.record(job, "failed", error, (now) => deliveries.recordFailed(this.ctx, job, error, libraries, now));
   }
 
   recordSkipped(job: DeliveryJob, reason: string): boolean {
-    return this.transaction(() => deliveries.recordSkipped(this.ctx, job, reason, this.clock.now()));
+    return this.record(job, "skipped", reason, (now) => deliveries.recordSkipped(this.ctx, job, reason, now));
   }
 
   /** Gives a claim back unsent: pending as it was, no attempt counted (false when it is no longer ours). */
   releaseClaim(job: DeliveryJob): boolean {
-    return this.transaction(() => deliveries.releaseClaim(this.ctx, job, this.clock.now()));
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const ours = deliveries.releaseClaim(this.ctx, job, now);
+      if (ours) this.tell({ type: "claim-released", at: now, job });
+      return ours;
+    });
   }
 
   /** Extends the lease of every claim this process holds. */
@@ -209,7 +213,12 @@ export class ScanQueue extends QueueReads {
 
   /** Puts claims whose lease ran out back to pending; returns them. */
   releaseExpiredLeases(): Array<{ id: number; owner: string }> {
-    return this.transaction(() => deliveries.releaseExpiredLeases(this.ctx, this.clock.now()));
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const released = deliveries.releaseExpiredLeases(this.ctx, now);
+      if (released.length > 0) this.tell({ type: "leases-released", at: now, deliveries: released.length });
+      return released;
+    });
   }
 
   // File-exists checks (driven by the scheduler).
@@ -221,27 +230,99 @@ export class ScanQueue extends QueueReads {
 
   /** Records a check round; scans it released are announced to the scheduler. */
   recordFileChecks(due: DueFileCheck[], results: FileCheckResult[]): FileCheckSummary {
-    const summary = this.transaction(() => recordFileChecks(this.ctx, due, results, this.clock.now()));
-    if (summary.releasedDueAt !== Infinity) this.notify(summary.releasedDueAt);
-    return summary;
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const summary = recordFileChecks(this.ctx, due, results, now);
+      const { ready, exhausted, failed, releasedDueAt } = summary;
+      this.tell({
+        type: "files-checked",
+        at: now,
+        ...(releasedDueAt !== Infinity ? { dueAt: releasedDueAt } : {}),
+        ready,
+        exhausted: exhausted.map((e) => e.folder),
+        failed: failed.map((f) => f.folder),
+      });
+      return summary;
+    });
   }
 
   /** Gives up waiting deliveries of scans first requested at or before `cutoff`. */
   expireWaiting(cutoff: number, reason: string): ExpiredScan[] {
-    return this.transaction(() => deliveries.expireWaiting(this.ctx, cutoff, reason, this.clock.now()));
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const scans = deliveries.expireWaiting(this.ctx, cutoff, reason, now);
+      if (scans.length > 0) this.tell({ type: "scans-expired", at: now, scans, reason });
+      return scans;
+    });
   }
 
+  // The dashboard's actions (the scheduler hears of scan-now and retry through their event's dueAt).
+
+  /** Makes a waiting scan due now: skips the debounce, the backoff and the wait for its files. */
+  scanNow(id: number): actions.ActionResult {
+    return this.act("scan-now", id, (now) => actions.scanNow(this.ast, id, now), true);
+  }
+
+  /** Sends a failed or unconfirmed scan again to the targets it failed on. */
+  retry(id: number): actions.ActionResult {
+    return this.act("retry", id, (now) => actions.retryScan(this.ast, id, now), true);
+  }
+
+  /** Cancels a scan that has not started delivering; deliveries already done stay done. */
+  cancel(id: number): actions.ActionResult {
+    return this.act("cancel", id, (now) => actions.cancelScan(this.ast, id, now), false);
+  }
+
+  /** Deletes finished scans older than `cutoff` (epoch ms); returns how many. */
+  clearHistory(cutoff: number): number {
+    return this.transaction(() => {
+      const scans = actions.clearHistory(this.ast, cutoff);
+      if (scans > 0) this.tell({ type: "history-cleared", at: this.clock.now(), scans });
+      return scans;
+    });
+  }
+
+  private act(action: "scan-now" | "retry" | "cancel", id: number, fn: (now: number) => actions.ActionResult, due: boolean) {
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const result = fn(now);
+      if (result.ok) this.tell({ type: "action", at: now, action, scanId: id, ...(due ? { dueAt: now } : {}) });
+      return result;
+    });
+  }
+
+  private record(job: DeliveryJob, record: DeliveryRecord, error: string | undefined, fn: (now: number) => boolean): boolean {
+    return this.transaction(() => {
+      const now = this.clock.now();
+      const ours = fn(now);
+      if (ours) this.tell({ type: "delivery-recorded", at: now, job, record, ...(error !== undefined ? { error } : {}) });
+      return ours;
+    });
+  }
+
+  private tell(event: QueueEvent): void {
+    this.events.hold(event);
+  }
+
+  /**
+   * One transaction, or part of the one under way; the events of the
+   * outermost call go out once it commits and are dropped if it rolls back.
+   * (Inside a transaction the queue did not open, they go out when the call
+   * returns: share a transaction through `batch`, never around the queue.)
+   */
   private transaction<T>(fn: () => T): T {
-    return inTransaction(this.options.db, fn);
-  }
-
-  private notify(earliest: number): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(earliest);
-      } catch (error) {
-        this.options.logger.error({ err: error }, "a queue listener failed");
-      }
+    if (this.depth > 0) return fn();
+    this.depth = 1;
+    let result: T;
+    try {
+      result = inTransaction(this.options.db, fn);
+    } catch (error) {
+      this.events.discard();
+      throw error;
+    } finally {
+      this.depth = 0;
     }
+    this.events.publish();
+    return result;
   }
 }

@@ -1,7 +1,8 @@
 import type { Target } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import { deliverFolder, deliveryTargetOf, type DeliveryOutcome, type DeliveryTarget } from "./deliver.js";
+import { deliverFolder, deliveryTargetOf, type DeliveryTarget } from "./deliver.js";
+import { dueAtOf } from "./events.js";
 import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
 import { planOutcome, type Attempt, type OutcomeWrite } from "./record-outcome.js";
@@ -48,7 +49,7 @@ export interface DeliveryOptions {
   anchors?: AnchorCheck;
   /** How soon missing anchors are looked for again (default 10 s). */
   anchorRetryMs?: number;
-  /** Work around the scan call of some targets: hooks before, confirmation after (src/queue/after-delivery.ts). */
+  /** Work before the scan call of some targets, and whether they confirm (src/targets/plex/after-scan/around-delivery.ts). */
   around?: DeliveryAround;
   /**
    * Whether the database can write (src/queue/storage-watch.ts): while it
@@ -59,14 +60,15 @@ export interface DeliveryOptions {
   storage?: { problem(): string | undefined; report(error: unknown): boolean };
 }
 
-/** What runs around one target's scan calls; none of it may throw or hold a delivery up for long. */
+/**
+ * What runs around one target's scan calls; none of it may throw or hold a
+ * delivery up for long. What follows an outcome listens to the queue's events.
+ */
 export interface DeliveryAround {
-  /** Whether accepted deliveries to `target` are recorded 'confirming' (the confirmation driver finishes them). */
+  /** Whether accepted deliveries to `target` are recorded 'confirming' (its confirmation driver ends them). */
   confirms(target: string): boolean;
   /** Before the scan call (the before-scan hook); the scan goes out whatever happens here. */
   before(dt: DeliveryTarget, job: DeliveryJob): Promise<void>;
-  /** After the outcome was recorded: wakes the confirmation driver, or runs the after-scan hook at once. */
-  after(dt: DeliveryTarget, job: DeliveryJob, outcome: DeliveryOutcome): void;
 }
 
 export interface DeliveryHandle {
@@ -118,8 +120,10 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
   // While a target is down, one probe per interval (callStarted holds the next one back).
   const slotsToClaim = (t: Target) => (healthOf(t).probing ? Math.min(1, freeSlots(t)) : freeSlots(t));
   const holding = () => running.size + completed.length + unrecorded.length > 0;
-  const unsubscribe = queue.subscribe((dueAt) => {
-    if (!stopping && dueAt < armedAt) arm(dueAt);
+  // Anything the queue committed that makes a delivery due (an enqueue, released files, Scan now, Retry).
+  const unsubscribe = queue.subscribe((event) => {
+    const dueAt = dueAtOf(event);
+    if (dueAt !== undefined && !stopping && dueAt < armedAt) arm(dueAt);
   });
 
   function arm(at: number): void {
@@ -250,7 +254,6 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
         );
       }
     }
-    for (const { dt, job, outcome } of batch) around?.after(dt, job, outcome);
   }
 
   async function stop(timeoutMs = 10_000): Promise<void> {

@@ -25,7 +25,9 @@ export function prepareStatements(db: Database) {
       `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, first_requested_at = ?, last_requested_at = ?,
        source = ?, event = ?, state = 'open' WHERE id = ?`,
     ),
-    setScanState: p<[string, number | null, number]>("UPDATE scan_queue SET state = ?, finished_at = ? WHERE id = ?"),
+    setScanState: p<[string, number | null, number]>(
+      "UPDATE scan_queue SET state = ?, finished_at = ? WHERE id = ? AND state IN ('open', 'closed')",
+    ),
     closeScan: p<[number]>("UPDATE scan_queue SET state = 'closed' WHERE id = ? AND state = 'open'"),
     deleteScan: p<[number]>("DELETE FROM scan_queue WHERE id = ?"),
     insertDelivery: p<[number, string, string, number, number, number]>(

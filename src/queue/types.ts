@@ -1,16 +1,8 @@
-/** What the queue shows about a scan; `delivering` while any target is being called. */
-export type ScanState = "pending" | "waiting-for-files" | "delivering" | "confirming" | "done" | "unconfirmed" | "failed" | "cancelled";
+import type { DeliveryState } from "./lifecycle.js";
+import type { ScanState } from "./shown-state.js";
 
-export type DeliveryState =
-  | "waiting"
-  | "pending"
-  | "delivering"
-  | "confirming"
-  | "done"
-  | "unconfirmed"
-  | "skipped"
-  | "failed"
-  | "cancelled";
+export type { DeliveryState } from "./lifecycle.js";
+export type { ScanState } from "./shown-state.js";
 
 /** A file a scan named: an import it waits to see (until `seen`), or a deletion. */
 export interface ScanFileView {

@@ -5,10 +5,11 @@ import { createHooks } from "../hooks/hooks.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
-import { createAfterDelivery } from "../queue/after-delivery.js";
-import { endUnwatchedConfirmations, startConfirmations, type ConfirmationHandle, type ConfirmQueue } from "../queue/confirmations.js";
+import type { QueueEvents } from "../queue/events.js";
 import type { DeliveryAround } from "../queue/scheduler.js";
 import { createPlexAfterScan, type AfterScanConfig } from "../targets/plex/after-scan.js";
+import { createAroundDelivery, type HookedTarget } from "../targets/plex/after-scan/around-delivery.js";
+import { endUnwatchedConfirmations, startConfirmations, type ConfirmQueue } from "../targets/plex/after-scan/driver.js";
 import { afterScanConfigOfEntry } from "../targets/plex/after-scan-config.js";
 
 export interface AfterScanWiring {
@@ -19,7 +20,8 @@ export interface AfterScanWiring {
 
 export interface AfterScanWiringDeps {
   config: Config;
-  queue: ConfirmQueue;
+  /** The queue's confirming hold, and its events (a delivery recorded wakes a driver or runs the hook). */
+  queue: ConfirmQueue & QueueEvents;
   targets: TargetRuntime[];
   env: NodeJS.ProcessEnv;
   clock: Clock;
@@ -51,12 +53,12 @@ export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
   const hooks = createHooks(config, { env: deps.env, clock, signal });
   const hasHooks = config.RUN_COMMAND_BEFORE_SCAN.length > 0 || config.RUN_COMMAND_AFTER_SCAN.length > 0;
   const anchors = deps.anchors.anchors.length > 0 ? deps.anchors : undefined;
-  const drivers = new Map<string, ConfirmationHandle | undefined>();
+  const drivers = new Map<string, HookedTarget>();
   for (const { built, settings, keys } of plexTargets) {
     const afterScan = createPlexAfterScan(settings, { env: deps.env, signal, timeoutMs: deps.timeoutMs, ...keys });
     if (!afterScan.waitsForSection) {
       endUnwatchedConfirmations(deps.queue, built.target.name, logger);
-      if (hasHooks) drivers.set(built.target.name, undefined);
+      if (hasHooks) drivers.set(built.target.name, { built, confirmations: undefined });
       continue;
     }
     const driver = startConfirmations({
@@ -68,13 +70,15 @@ export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
       logger,
       ...(anchors ? { anchors } : {}),
     });
-    drivers.set(built.target.name, driver);
+    drivers.set(built.target.name, { built, confirmations: driver });
   }
   if (drivers.size === 0) return { around: undefined, stop: async () => {} };
+  const around = createAroundDelivery({ targets: drivers, hooks, logger, events: deps.queue });
   return {
-    around: createAfterDelivery({ targets: drivers, hooks, logger }),
+    around,
     async stop() {
-      await Promise.all([...drivers.values()].map((driver) => driver?.stop()));
+      around.stop();
+      await Promise.all([...drivers.values()].map((hooked) => hooked.confirmations?.stop()));
     },
   };
 }

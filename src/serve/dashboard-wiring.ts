@@ -2,35 +2,30 @@ import type { Config } from "../config/types.js";
 import type { TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
-import { observeConfirmations } from "../metrics/observe-confirmations.js";
-import { observeDeliveries } from "../metrics/observe-deliveries.js";
-import type { ConfirmQueue } from "../queue/confirmations.js";
+import { observeQueue } from "../metrics/observe-queue.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import type { PathMapper } from "../paths/mapper.js";
 import { tracePath } from "../paths/trace.js";
-import { createQueueActions } from "../queue/actions.js";
 import type { Database } from "../queue/database.js";
 import { QueueBrowser } from "../queue/history.js";
-import type { DeliveryQueue } from "../queue/scheduler.js";
+import type { ScanQueue } from "../queue/scan-queue.js";
 import type { DashboardDeps } from "../server/dashboard/deps.js";
 
 export interface DashboardWiring {
   dashboard: DashboardDeps;
   metrics: ScanMetrics | undefined;
-  /** The queue the scheduler drives: counted by the metrics when they are on. */
-  observed<Q extends DeliveryQueue>(queue: Q): DeliveryQueue;
-  /** The queue the confirmation drivers use: their outcomes counted when the metrics are on. */
-  observedConfirmations<Q extends ConfirmQueue>(queue: Q): Q;
+  /** Stops counting the queue's events. */
+  stop(): void;
 }
 
 export interface DashboardWiringDeps {
   config: Config;
   db: Database;
+  /** The one writer of the queue: the dashboard's actions go through it, the metrics count its events. */
+  queue: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory" | "subscribe">;
   clock: Clock;
   mapper: PathMapper;
   targets: readonly TargetRuntime[];
-  /** Late-bound: the scheduler starts after the server listens. */
-  wake(): void;
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };
   /** The service's anchor monitor when anchors are configured: the anchor gauges read its last check. */
   anchors?: AnchorMonitor;
@@ -38,14 +33,12 @@ export interface DashboardWiringDeps {
 
 /** The dashboard's and the metrics' dependencies, built from what serve already has. */
 export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
-  const { config, db, clock, mapper, targets } = deps;
+  const { config, db, queue, mapper, targets } = deps;
   const browser = new QueueBrowser(db);
-  const totalChanges = db.prepare("SELECT total_changes() AS n");
   const dashboard: DashboardDeps = {
     browser,
-    actions: createQueueActions(db, clock),
-    wake: deps.wake,
-    changes: () => (totalChanges.get() as { n: number }).n,
+    actions: queue,
+    events: queue,
     trace: (path) =>
       tracePath(path, {
         mapper,
@@ -67,12 +60,8 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
         ...(deps.anchors ? { anchors: anchorStates(deps.anchors) } : {}),
       })
     : undefined;
-  return {
-    dashboard,
-    metrics,
-    observed: (queue) => (metrics ? observeDeliveries(queue, metrics, clock) : queue),
-    observedConfirmations: (queue) => (metrics ? observeConfirmations(queue, metrics) : queue),
-  };
+  const unsubscribe = metrics ? observeQueue(queue, metrics) : () => {};
+  return { dashboard, metrics, stop: unsubscribe };
 }
 
 /** Every configured anchor with its state at the last check (undefined before the first). */

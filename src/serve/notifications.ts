@@ -3,11 +3,11 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import { createNotifier, type Notifier } from "../notify/notifier.js";
-import { observeFailures, observeUnconfirmed } from "../notify/observe-queue.js";
+import { observeQueue } from "../notify/observe-queue.js";
 import { channelsOf, secretsOf } from "../notify/settings.js";
 import { watchStates } from "../notify/state-watch.js";
-import type { ConfirmQueue } from "../queue/confirmations.js";
-import type { DeliveryHandle, DeliveryQueue } from "../queue/scheduler.js";
+import type { QueueEvents } from "../queue/events.js";
+import type { DeliveryHandle } from "../queue/scheduler.js";
 import type { ChannelPolicy } from "../notify/channel.js";
 import type { DriveHandle } from "./drive.js";
 
@@ -15,6 +15,8 @@ export interface NotificationsDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
+  /** The queue's events: failed and unconfirmed scans. */
+  queue: QueueEvents;
   /** Late-bound: the scheduler and the drive monitor start after the notifications. */
   delivery(): DeliveryHandle | undefined;
   drive(): DriveHandle | undefined;
@@ -28,10 +30,6 @@ export interface NotificationsDeps {
 }
 
 export interface NotificationsHandle {
-  /** The scheduler's queue, telling of failed scans; the queue itself when NOTIFICATIONS is empty. */
-  observeDeliveries<Q extends DeliveryQueue>(queue: Q): Q;
-  /** The confirmation driver's queue, telling of unconfirmed scans. */
-  observeConfirmations<Q extends ConfirmQueue>(queue: Q): Q;
   /** Resolves when no message is being posted. */
   settled(): Promise<void>;
   stop(): Promise<void>;
@@ -39,7 +37,7 @@ export interface NotificationsHandle {
 
 /**
  * NOTIFICATIONS for `scanarr serve`: failed and unconfirmed scans from the
- * queue as the scheduler and the confirmation driver record them; targets
+ * queue's events after each commit; targets
  * down, anchors missing and drive monitoring failing from a look at their
  * states every few seconds. Nothing runs when no receiver is configured.
  */
@@ -47,7 +45,7 @@ export function startNotifications(deps: NotificationsDeps): NotificationsHandle
   const { config, clock, logger } = deps;
   const channels = channelsOf(config);
   if (channels.length === 0) {
-    return { observeDeliveries: (q) => q, observeConfirmations: (q) => q, settled: async () => {}, stop: async () => {} };
+    return { settled: async () => {}, stop: async () => {} };
   }
   const notifier: Notifier = createNotifier({
     channels,
@@ -70,12 +68,12 @@ export function startNotifications(deps: NotificationsDeps): NotificationsHandle
     },
     { clock, notify, everyMs: deps.everyMs ?? 15_000, targetDownMs: config.NOTIFY_TARGET_DOWN_MINUTES * 60_000 },
   );
+  const unsubscribe = observeQueue(deps.queue, notify, clock);
   logger.info({ receivers: channels.map((c) => `${c.type} ${URL.canParse(c.url) ? new URL(c.url).host : "?"}`) }, "notifications on");
   return {
-    observeDeliveries: (queue) => observeFailures(queue, notify, clock),
-    observeConfirmations: (queue) => observeUnconfirmed(queue, notify, clock),
     settled: () => notifier.settled(),
     async stop() {
+      unsubscribe();
       watch.stop();
       await notifier.stop();
     },

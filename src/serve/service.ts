@@ -20,7 +20,6 @@ import { buildTargets, runtimeOfTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
-import { localPathsOf } from "../server/compat/local-paths.js";
 import { runStartupDoctor } from "../doctor/startup.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -144,11 +143,12 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
   // The one way in for every source: webhooks, manual scans, /triggers, the watchers and drive monitoring.
+  const catalog = catalogOfTargets(targets);
   const ingest = createIngest({
     mapper,
     ignoreList: config.SERVER_IGNORE_LIST,
-    catalog: catalogOfTargets(targets),
-    sink: createGroupCommit(queue, db, ScanQueue.checkRequests, undefined, storage),
+    catalog,
+    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage),
     logger,
   });
   const status = () => ({
@@ -157,8 +157,8 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, clock, mapper, targets, wake: () => delivery?.wake(), status, anchors });
-  const compat = createCompatDeps(config, { clock, localPaths: localPathsOf(config) });
+  const wiring = wireDashboard({ config, db, queue, clock, mapper, targets, status, anchors });
+  const compat = createCompatDeps(config, { clock, catalog });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
     pass: config.SERVER_PASS,
@@ -201,11 +201,11 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
-  const notifications = startNotifications({ config, clock, logger, delivery: () => delivery, drive: () => drive, anchors });
+  const notifications = startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
-    queue: notifications.observeConfirmations(wiring.observedConfirmations(queue)),
+    queue,
     targets,
     env: deps.env,
     clock,
@@ -215,7 +215,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     anchors: mount.anchors,
   });
   delivery = startDelivery({
-    queue: notifications.observeDeliveries(wiring.observed(queue)),
+    queue,
     targets,
     clock,
     logger,
@@ -248,6 +248,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       await running.delivery.stop(10_000);
       await afterScan.stop();
       await notifications.stop();
+      wiring.stop();
       anchorPoll?.stop();
       await mount.close();
       shutdown.abort();

@@ -1,5 +1,5 @@
 import type { Library, LibraryCatalog, TargetRuntime } from "../domain.js";
-import { findLibrariesFor } from "../paths/index.js";
+import { findLibrariesFor, matcherOf } from "../paths/index.js";
 
 /**
  * What the way in (src/ingest) checks requests against when there are several targets:
@@ -27,6 +27,16 @@ export function catalogOfTargets(built: readonly TargetRuntime[]): LibraryCatalo
         else holding.push(...findLibrariesFor(b.toTargetPath(folder), libraries));
       }
       return holding.length > 0 || !unknown ? holding : undefined;
+    },
+    libraryRootsOf(path: string): string[] | undefined {
+      let unknown = false;
+      const roots = new Set<string>();
+      for (const b of built) {
+        const libraries = b.libraries.knownLibraries();
+        if (libraries === undefined) unknown = true;
+        else for (const root of matcherOf(libraries).rootsOf(path, b.toTargetPath(path))) roots.add(root);
+      }
+      return roots.size > 0 || !unknown ? [...roots] : undefined;
     },
     refreshLibraries: () => Promise.all(built.map((b) => b.libraries.refreshLibraries())),
   };

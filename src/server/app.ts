@@ -87,7 +87,7 @@ export function createScanServer(deps: ScanServerDeps): Server {
   const passMatches = createPassCheck(deps.pass);
   const wrongPass = createWrongPassLog(deps.logger, deps.clock);
   const formToken = createFormToken();
-  const live = deps.dashboard ? createLiveEvents(deps.dashboard.changes) : undefined;
+  const live = deps.dashboard ? createLiveEvents(deps.dashboard.events) : undefined;
   const server = createServer((req, res) => {
     const ctx: RequestContext = {
       req,

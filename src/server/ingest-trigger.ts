@@ -1,5 +1,5 @@
 import type { IngestOutcome } from "../domain.js";
-import type { Ingest } from "../ingest/pipeline.js";
+import type { Ingest, IngestOptions } from "../ingest/pipeline.js";
 import type { RequestOutcome } from "../metrics/metrics.js";
 import type { TriggerResult } from "../triggers/index.js";
 import { HttpError, unwritableAnswer } from "./http-error.js";
@@ -20,7 +20,7 @@ export interface TriggerIngestDeps {
  * answers 400 and a request no library holds 422, with the outcome's words;
  * one the database cannot take (disk full) 507.
  */
-export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps): Promise<AnsweredOutcome> {
+export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps, options: IngestOptions = {}): Promise<AnsweredOutcome> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);
   if (result.kind === "test")
     return { result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
@@ -34,7 +34,7 @@ export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDe
   }
   let outcome: IngestOutcome;
   try {
-    outcome = await deps.ingest(result.paths, result.source, result.event);
+    outcome = await deps.ingest(result.paths, result.source, result.event, options);
   } catch (error) {
     throw unwritableAnswer(error) ?? error;
   }

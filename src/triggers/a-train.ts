@@ -1,3 +1,4 @@
+import { controlCharacterIn } from "../paths/index.js";
 import { getField, isObject } from "./read.js";
 import type { RequestedPath, TriggerResult } from "./types.js";
 
@@ -16,7 +17,8 @@ export function parseATrain(body: unknown): TriggerResult {
     for (const [i, entry] of list.entries()) {
       if (typeof entry !== "string" || entry.trim() === "")
         return { kind: "invalid", reason: `a-train: ${key}[${i}] must be a non-empty string` };
-      if (entry.includes("\0")) return { kind: "invalid", reason: `a-train: ${key}[${i}] contains a NUL byte` };
+      const problem = controlCharacterIn(entry);
+      if (problem !== undefined) return { kind: "invalid", reason: `a-train: ${key}[${i}] ${problem}` };
       if (seen.has(entry)) continue;
       seen.add(entry);
       paths.push({ path: entry, kind: "folder" });

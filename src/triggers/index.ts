@@ -1,3 +1,4 @@
+import { controlCharacterIn, quotePath } from "../paths/index.js";
 import { matchesShape, parseArrEvent, type ArrTrigger } from "./arr.js";
 import { lidarr } from "./lidarr.js";
 import { parseManual } from "./manual.js";
@@ -29,12 +30,12 @@ export function parseScanRequest(body: unknown): TriggerResult {
   if (eventType === undefined || eventType === null) return { kind: "invalid", reason: "eventType is missing" };
   if (typeof eventType !== "string") return { kind: "invalid", reason: "eventType must be a string" };
   const event = shorten(eventType);
-  if (event.toLowerCase() === "manual") return rejectNul(parseManual(body));
+  if (event.toLowerCase() === "manual") return rejectControlCharacters(parseManual(body));
 
   const trigger = TRIGGERS.find((candidate) => matchesShape(candidate, body));
   if (event.toLowerCase() === "test") return { kind: "test", source: trigger?.source ?? "unknown", event: "Test" };
   if (trigger === undefined) return parseShapeless(event);
-  return rejectNul(parseArrEvent(trigger, body, event));
+  return rejectControlCharacters(parseArrEvent(trigger, body, event));
 }
 
 function parseShapeless(event: string): TriggerResult {
@@ -48,12 +49,18 @@ function parseShapeless(event: string): TriggerResult {
   };
 }
 
-/** A NUL byte names no real file and would cut the path short in C-based tools. */
-function rejectNul(result: TriggerResult): TriggerResult {
+/**
+ * A control character names no media file: a NUL would cut the path short in
+ * C-based tools, a line break would split the log lines and notifications
+ * naming the folder. One such path refuses the whole request.
+ */
+function rejectControlCharacters(result: TriggerResult): TriggerResult {
   if (result.kind !== "scan") return result;
-  const bad = result.paths.find((requested) => requested.path.includes("\0"));
-  if (bad === undefined) return result;
-  return { kind: "invalid", reason: `${result.source} ${result.event}: a path contains a NUL byte` };
+  for (const { path } of result.paths) {
+    const problem = controlCharacterIn(path);
+    if (problem !== undefined) return { kind: "invalid", reason: `${result.source} ${result.event}: path ${quotePath(path)} ${problem}` };
+  }
+  return result;
 }
 
 function shorten(eventType: string): string {

@@ -1,3 +1,4 @@
+import { controlCharacterIn, quotePath } from "../paths/index.js";
 import type { RequestedPath, TriggerResult } from "./types.js";
 
 /** A SHA-256 digest as autopulse's `hash` parameter carries it. */
@@ -32,7 +33,10 @@ export function parseQueryPaths(params: URLSearchParams): QueryRequest {
   if (paths.length === 0) return invalid("no dir or path parameter: nothing to scan");
   const blank = paths.find((p) => p.path.trim() === "");
   if (blank) return invalid("a dir or path parameter is empty");
-  if (paths.some((p) => p.path.includes("\0"))) return invalid("a dir or path parameter contains a NUL byte");
+  for (const { path, kind } of paths) {
+    const problem = controlCharacterIn(path);
+    if (problem !== undefined) return invalid(`${kind === "folder" ? "dir" : "path"} parameter ${quotePath(path)} ${problem}`);
+  }
   const result: TriggerResult = { kind: "scan", source: "manual", event: "Manual", paths };
   if (hashes.length === 0) return { result };
   if (hashes.length > 1 || files.length !== 1 || dirs.length > 0) return invalid("hash needs exactly one path parameter (and no dir)");

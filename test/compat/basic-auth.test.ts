@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from "../../src/auth/password-hash.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { createBasicAuth } from "../../src/server/compat/basic-auth.js";
 import { startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
+import { startCompatServer } from "./compat-server.js";
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
@@ -80,6 +81,20 @@ describe("HTTP Basic on /triggers", () => {
     expect((await auth.check(basic("arr", "s3cret pass"), "10.0.0.9")).ok).toBe(true);
   });
 
+  it("counts identical headers arriving together as one attempt", async () => {
+    const probe = counted();
+    const auth = createBasicAuth({
+      login: { username: "arr", passwordHash: hash },
+      clock: new ManualClock(),
+      verify: probe.verify,
+      maxFailures: 2,
+    });
+    const verdicts = await Promise.all(Array.from({ length: 20 }, () => auth.check(basic("arr", "same guess"), "10.0.0.9")));
+    expect(verdicts.map((v) => !v.ok && v.status)).toEqual(Array(20).fill(401));
+    expect(probe.calls).toHaveLength(1);
+    expect(await auth.check(basic("arr", "s3cret pass"), "10.0.0.9")).toEqual({ ok: true });
+  });
+
   it("is off without a configured login, saying how to configure it", async () => {
     const auth = createBasicAuth({ login: { username: "", passwordHash: "" }, clock: new ManualClock() });
     const verdict = await auth.check(basic("arr", "s3cret pass"), "a");
@@ -126,5 +141,43 @@ describe("the /triggers routes over real HTTP", () => {
     expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, "sec-fetch-site": "cross-site" })).status).toBe(403);
     const host = new URL(locked.origin).host;
     expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, origin: `http://${host}` })).status).toBe(200);
+  });
+});
+
+describe("parallel wrong passwords over real HTTP", () => {
+  it("verifies no more guesses than the limit and answers the rest 429 with Retry-After, like the login form", async () => {
+    const probe = counted();
+    const clock = new ManualClock(Date.now());
+    const basicAuth = createBasicAuth({ login: { username: "arr", passwordHash: hash }, clock, verify: probe.verify });
+    const server = await startCompatServer({
+      clock,
+      libraries: [],
+      compat: { triggers: new Map([["sonarr", "sonarr"]]), basicAuth, hashCheck: async () => ({ status: "unchecked", reason: "unused" }) },
+    });
+    const send = (password: string) =>
+      fetch(`${server.origin}/triggers/sonarr`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: basic("arr", password) },
+        body: JSON.stringify({ eventType: "Test", series: { path: "/tv/x" } }),
+      });
+    try {
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => send(`guess-${i}`)));
+      // The default limit: 10 attempts per address and minute.
+      expect(probe.calls).toHaveLength(10);
+      expect(answers.filter((r) => r.status === 401)).toHaveLength(10);
+      const limited = answers.filter((r) => r.status === 429);
+      expect(limited).toHaveLength(50);
+      expect(new Set(limited.map((r) => r.headers.get("retry-after")))).toEqual(new Set(["60"]));
+
+      // Inside the window the right password waits too, unverified, as on the login form.
+      const early = await send("s3cret pass");
+      expect(early.status).toBe(429);
+      expect(probe.calls).toHaveLength(10);
+      clock.advance(60_000);
+      expect((await send("s3cret pass")).status).toBe(200);
+      expect(probe.calls).toHaveLength(11);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createQueueActions } from "../../src/queue/actions.js";
 import { prepareHistory, QueueBrowser } from "../../src/queue/history.js";
 import type { DeliveryJob } from "../../src/queue/types.js";
 import { createQueue, request } from "../queue/helpers.js";
 
 function setup() {
   const { queue, clock, db } = createQueue({ targets: ["plex", "jelly"] });
-  return { queue, clock, db, actions: createQueueActions(db, clock), browser: new QueueBrowser(db) };
+  return { queue, clock, db, actions: queue, browser: new QueueBrowser(db) };
 }
 
 function fail(queue: ReturnType<typeof setup>["queue"], target: string): DeliveryJob {

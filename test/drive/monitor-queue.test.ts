@@ -110,8 +110,30 @@ describe("drive monitor: paths the mapper cannot place", () => {
       h.fake.addFile("m.mkv", h.fake.addFolderPath("Media/Movies/M (2000)"));
       await h.poll();
       expect(h.sink.folders).toEqual(["/data/Movies/M (2000)"]);
-      expect(h.logs.messages(40)).toContain("Drive file has no media-server path in SERVER_PATH_MAPPINGS; skipped");
+      expect(h.logs.messages(40)).toContain("Drive file skipped: it has no usable media-server path");
       expect(h.logs.messages(40)).toContain("CLOUD.ALLOWED.FILE_PATHS is empty: files anywhere on the watched drives are considered");
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe("drive monitor: control characters in Drive names", () => {
+  it("skips a file whose name or folder name holds one, with a warning naming its position, and queues the rest", async () => {
+    const h = await startHarness();
+    try {
+      await h.poll();
+      const movies = h.fake.addFolderPath("Media/Movies");
+      h.fake.addFile("bad\nname.mkv", h.fake.addFolder("A (2020)", movies));
+      h.fake.addFile("fine.mkv", h.fake.addFolder("B\u0085 (2021)", movies));
+      h.fake.addFile("good.mkv", h.fake.addFolder("C (2022)", movies));
+      await h.poll();
+      expect(h.sink.folders).toEqual(["/data/Movies/C (2022)"]);
+      const skipped = h.logs.lines.filter((l) => l.msg === "Drive file skipped: it has no usable media-server path");
+      expect(skipped.map((l) => l.error)).toEqual([
+        expect.stringMatching(/contains a line feed \(U\+000A\) at character 35$/),
+        expect.stringMatching(/contains a control character \(U\+0085\) at character 24$/),
+      ]);
     } finally {
       await h.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "../../src/metrics/metrics.js";
-import { observeConfirmations } from "../../src/metrics/observe-confirmations.js";
+import { observeQueue } from "../../src/metrics/observe-queue.js";
 import { startHarness } from "../drive/harness.js";
 import { parseExposition, value } from "../helpers/prometheus.js";
 import { createQueue, request } from "../queue/helpers.js";
@@ -11,11 +11,11 @@ describe("metrics of what happens after the scan and of the drive", () => {
   it("count confirmed and unconfirmed scans per target, and the time to confirmed", async () => {
     const metrics = createMetrics(noSources);
     const { queue, clock } = createQueue({ targets: ["plex"] });
-    const confirms = observeConfirmations(queue, metrics);
+    observeQueue(queue, metrics);
     queue.enqueue([request("/data/TV/Lost"), request("/data/TV/Fringe")]);
     clock.advance(10_000);
     for (const job of queue.claimDue("plex", 2)) queue.recordDelivered(job, [{ id: "2", title: "TV" }], true);
-    const [lost, fringe] = confirms.listConfirming("plex");
+    const [lost, fringe] = queue.listConfirming("plex");
     const finish = (row: typeof lost, state: "done" | "unconfirmed", confirmedAfterMs?: number) => ({
       deliveryId: row?.deliveryId ?? -1,
       scanId: row?.scanId ?? -1,
@@ -24,7 +24,7 @@ describe("metrics of what happens after the scan and of the drive", () => {
       error: state === "unconfirmed" ? "not as expected: /data/TV/Lost/e.mkv" : null,
       progress: { sections: [], ...(confirmedAfterMs === undefined ? {} : { confirmedAfterMs }) },
     });
-    expect(confirms.recordConfirmed([finish(lost, "unconfirmed"), finish(fringe, "done", 12_000)])).toBe(2);
+    expect(queue.recordConfirmed([finish(lost, "unconfirmed"), finish(fringe, "done", 12_000)])).toBe(2);
     const { samples, types } = parseExposition(await metrics.render());
     expect(types.get("scanarr_confirmations_total")).toBe("counter");
     expect(value(samples, "scanarr_confirmations_total", { target: "plex", outcome: "confirmed" })).toBe(1);

@@ -53,6 +53,26 @@ describe("createPathMapper", () => {
     expect(() => mapper.toServerPath("Other Drive/Media/x.mkv")).toThrow(/relative and matches no cloud-drive prefix/);
   });
 
+  it("rejects every C0 and C1 control character and DEL, naming its code point and position, not the character", () => {
+    const controls = [...Array.from({ length: 32 }, (_, i) => i), 0x7f, ...Array.from({ length: 32 }, (_, i) => 0x80 + i)];
+    for (const code of controls) {
+      const hex = code.toString(16).toUpperCase().padStart(4, "0");
+      let message = "";
+      try {
+        mapper.toServerPath(`/mnt/TV/Show ${String.fromCharCode(code)}/e.mkv`);
+      } catch (error) {
+        if (error instanceof PathError) message = error.message;
+      }
+      expect(message, `U+${hex}`).toMatch(new RegExp(`contains .*\\(U\\+${hex}\\) at character 14$`));
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters.
+      expect(message, `U+${hex}`).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    }
+  });
+
+  it("counts the position in characters, not UTF-16 units", () => {
+    expect(() => mapper.toServerPath("/mnt/TV/\u{1F3AC}\t/e.mkv")).toThrow(/tab \(U\+0009\) at character 10$/);
+  });
+
   it("does not treat a '..' inside a name as a segment", () => {
     expect(mapper.toServerPath("/mnt/TV/Show../e.mkv")).toBe("/data/TV/Show../e.mkv");
   });

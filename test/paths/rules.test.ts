@@ -36,6 +36,14 @@ describe("one set of path rules for the mapper, the queue and the *arr joins", (
     expect(createLibraryMatcher([library("/TV")]).librariesFor("/tv/Show")).toEqual([]);
   });
 
+  it("names a path's library roots in the path's own form, whatever form the libraries' server uses", () => {
+    const matcher = createLibraryMatcher([library("D:\\Media\\TV"), library("D:\\Media")]);
+    // The target sees /data/TV/Show/e.mkv as D:\Media\TV\Show\e.mkv: its locations are cut at the same depth.
+    expect(matcher.rootsOf("/data/TV/Show/e.mkv", "D:\\Media\\TV\\Show\\e.mkv").sort()).toEqual(["/data", "/data/TV"]);
+    expect(createLibraryMatcher([library("/data/TV")]).rootsOf("/data/TV/Show/e.mkv")).toEqual(["/data/TV"]);
+    expect(createLibraryMatcher([library("/data/TV")]).rootsOf("/data/TV2/e.mkv")).toEqual([]);
+  });
+
   it("refuses a POSIX name that becomes '..' segments once mapped to Windows", () => {
     const mapper = createPathMapper({ "D:\\TV\\": ["/tv/"] });
     expect(() => mapper.toServerPath("/tv/Show\\..\\..\\x/e.mkv")).toThrow(

@@ -17,7 +17,7 @@ describe("group commit", () => {
         return queue.enqueue(requests);
       },
     };
-    const { enqueue } = createGroupCommit(sink, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(sink, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => enqueue([request(`/data/TV/Show ${i}`)])));
     expect(seenInOneTransaction).toHaveLength(50);
     expect(seenInOneTransaction.every(Boolean)).toBe(true);
@@ -34,7 +34,7 @@ describe("group commit", () => {
   it("answers a caller only after the commit is visible to another connection", async () => {
     const { db, file } = tempDatabase();
     const { queue } = createQueue({ db });
-    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     await enqueue([request("/data/TV/Lost")]);
     const other = new BetterSqlite3(file, { readonly: true });
     try {
@@ -48,7 +48,7 @@ describe("group commit", () => {
   it("fails a bad request alone; the others of its batch are committed", async () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
-    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     const results = await Promise.allSettled([
       enqueue([request("/data/TV/A")]),
       enqueue([request("relative/path")]),
@@ -75,7 +75,7 @@ describe("group commit", () => {
         return outcome;
       },
     };
-    const { enqueue } = createGroupCommit(failing, db, ScanQueue.checkRequests);
+    const { enqueue } = createGroupCommit(failing, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("/data/TV/B")])]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(queue.countPending()).toBe(0);
@@ -90,7 +90,7 @@ describe("group commit", () => {
       problem: () => problem,
       report: (error: unknown) => reported.push(error) > 0,
     };
-    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests, undefined, storage);
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage);
     const refused = enqueue([request("/data/TV/A")]);
     await expect(refused).rejects.toThrow(DatabaseUnwritableError);
     await expect(refused).rejects.toThrow(/^not queued, nothing was written: the disk holding \/srv\/data is full/);
@@ -103,7 +103,7 @@ describe("group commit", () => {
         throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
       },
     };
-    const failing = createGroupCommit(full, db, ScanQueue.checkRequests, undefined, storage);
+    const failing = createGroupCommit(full, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage);
     await expect(failing.enqueue([request("/data/TV/B")])).rejects.toThrow(DatabaseUnwritableError);
     expect(reported).toHaveLength(1);
     expect(queue.countPending()).toBe(0);
@@ -112,7 +112,7 @@ describe("group commit", () => {
   it("flushes at once when a batch is full", async () => {
     const { db } = tempDatabase();
     const { queue } = createQueue({ db });
-    const { enqueue } = createGroupCommit(queue, db, ScanQueue.checkRequests, 2);
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, 2);
     const first = enqueue([request("/data/TV/A")]);
     const second = enqueue([request("/data/TV/B")]);
     expect(queue.countPending()).toBe(2);

@@ -104,7 +104,7 @@ describe("GET /health with a real Plex target", () => {
       ingest: createIngest({
         mapper: createPathMapper({}),
         ignoreList: [],
-        sink: createGroupCommit(scanQueue, db, ScanQueue.checkRequests),
+        sink: createGroupCommit(scanQueue, (fn) => scanQueue.batch(fn), ScanQueue.checkRequests),
       }),
       health: () => ({ targets: [{ name: t.name, contact: t.contact() }] }),
     });

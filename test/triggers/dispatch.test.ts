@@ -70,7 +70,44 @@ describe("parseScanRequest dispatch", () => {
       series: { path: "/tv/Show" },
       episodeFiles: [{ path: "/tv/Show/S1/a.mkv" }, { path: "/tv/Show/S1\0/b.mkv" }],
     });
-    expect(result).toEqual({ kind: "invalid", reason: "sonarr Download: a path contains a NUL byte" });
+    expect(result).toEqual({
+      kind: "invalid",
+      reason: 'sonarr Download: path "/tv/Show/S1\\\\0/b.mkv" contains a NUL byte (U+0000) at character 12',
+    });
+  });
+
+  it("is invalid when any path carries another C0 or C1 control character, naming it by code point only", () => {
+    for (const [char, named] of [
+      ["\t", "a tab (U+0009)"],
+      ["\n", "a line feed (U+000A)"],
+      ["\r", "a carriage return (U+000D)"],
+      ["\u001f", "a control character (U+001F)"],
+      ["\u007f", "a control character (U+007F)"],
+      ["\u0085", "a control character (U+0085)"],
+      ["\u009f", "a control character (U+009F)"],
+    ] as const) {
+      const result = parseScanRequest({
+        eventType: "Download",
+        movie: { folderPath: `/movies/M${char}` },
+        movieFile: { relativePath: "m.mkv" },
+      });
+      expect(result.kind).toBe("invalid");
+      const reason = result.kind === "invalid" ? result.reason : "";
+      expect(reason).toContain(`contains ${named} at character 10`);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters.
+      expect(reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    }
+  });
+
+  it("takes the characters just outside the control ranges", () => {
+    for (const char of [" ", "~", "\u00a0", "é"]) {
+      const result = parseScanRequest({
+        eventType: "Download",
+        movie: { folderPath: `/movies/M${char}` },
+        movieFile: { relativePath: "m.mkv" },
+      });
+      expect(result.kind).toBe("scan");
+    }
   });
 
   it("does not read keys from Object.prototype", () => {

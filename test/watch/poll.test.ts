@@ -1,7 +1,8 @@
-import { appendFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
+import type { Logger } from "../../src/lib/logger.js";
 import { openDatabase, type Database } from "../../src/queue/database.js";
 import type { WatchRoot } from "../../src/watch/config.js";
 import { createPathFilter } from "../../src/watch/filter.js";
@@ -9,6 +10,7 @@ import type { WatchFs } from "../../src/watch/fs.js";
 import { PollWatcher } from "../../src/watch/poll-watcher.js";
 import { WatchStore } from "../../src/watch/store.js";
 import { tempDir } from "../helpers/cli.js";
+import { recordingLogger } from "../helpers/log-lines.js";
 import { ageTree, countDirs, countingFs, expectBackWithNothingRecorded, emitTo, quietLogger, recordingSink, writeTree } from "./helpers.js";
 
 const MIN_AGE = 30_000;
@@ -17,7 +19,7 @@ afterEach(() => {
   for (const db of open.splice(0)) db.close();
 });
 
-function setup(options: { detect?: "mtime" | "listing"; fs?: WatchFs; dbFile?: string; files?: string[] } = {}) {
+function setup(options: { detect?: "mtime" | "listing"; fs?: WatchFs; dbFile?: string; files?: string[]; logger?: Logger } = {}) {
   const dir = tempDir("scanarr-poll-");
   const root = path.join(dir, "media");
   writeTree(
@@ -34,14 +36,14 @@ function setup(options: { detect?: "mtime" | "listing"; fs?: WatchFs; dbFile?: s
   return { dir, root, ...start(root, options) };
 }
 
-function start(root: string, options: { detect?: "mtime" | "listing"; fs?: WatchFs; dbFile?: string } = {}) {
+function start(root: string, options: { detect?: "mtime" | "listing"; fs?: WatchFs; dbFile?: string; logger?: Logger } = {}) {
   const db = openDatabase(options.dbFile ?? path.join(path.dirname(root), "scanarr.db"));
   open.push(db);
   const clock = new ManualClock();
   const sink = recordingSink();
   const fs = countingFs(options.fs);
   const anchors = { ok: true };
-  const logger = quietLogger();
+  const logger = options.logger ?? quietLogger();
   const watchRoot: WatchRoot = {
     root,
     mode: "poll",
@@ -96,6 +98,29 @@ describe("poll mode", () => {
     expect(sink.requests).toEqual([{ folder: path.join(root, "Show A", "Season 2"), source: "watch", event: "Watch", files: [file] }]);
     await watcher.runRound();
     expect(sink.requests).toHaveLength(1);
+  });
+
+  it("leaves a file named with a control character out of its folder's scan, and skips a folder named with one, with warnings", async () => {
+    const log = recordingLogger();
+    const { root, watcher, clock, sink } = setup({ logger: log.logger });
+    await watcher.runRound();
+    const season = path.join(root, "Show A", "Season 1");
+    writeFileSync(path.join(season, "a3\n[INFO] fake.mkv"), "new episode");
+    writeFileSync(path.join(season, "a4.mkv"), "new episode");
+    mkdirSync(path.join(root, "Show\tC"));
+    writeFileSync(path.join(root, "Show\tC", "c1.mkv"), "new episode");
+    await watcher.runRound();
+    clock.advance(MIN_AGE);
+    await watcher.runRound();
+    expect(sink.requests).toEqual([{ folder: season, source: "watch", event: "Watch", files: [path.join(season, "a4.mkv")] }]);
+    const warnings = log.lines.filter((l) => l.level === "warn");
+    expect(warnings.map((l) => [l.msg, l.fields.reason]).sort()).toEqual([
+      [
+        "watched files left out of the scan request: their paths cannot be mapped",
+        expect.stringMatching(/contains a line feed \(U\+000A\) at character \d+$/),
+      ],
+      ["watched folder not queued: its path cannot be mapped", expect.stringMatching(/contains a tab \(U\+0009\) at character \d+$/)],
+    ]);
   });
 
   it("waits while a file is still growing", async () => {

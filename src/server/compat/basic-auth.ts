@@ -30,7 +30,9 @@ const NOT_CONFIGURED =
  * HTTP Basic for the autoscan-style routes. A header that verified is
  * remembered by its SHA-256 for a few minutes, so an *arr sending the same
  * header on every webhook pays the argon2 cost once; identical headers
- * arriving together share one verification.
+ * arriving together share one verification and count as one attempt. Any
+ * other header counts against its address's limit before it is verified,
+ * as the login form's attempts do.
  */
 export function createBasicAuth(options: BasicAuthOptions): BasicAuth {
   const { clock, login } = options;
@@ -44,8 +46,6 @@ export function createBasicAuth(options: BasicAuthOptions): BasicAuth {
   const limiter = createLoginLimiter({ clock, maxFailures: options.maxFailures, windowMs: options.failureWindowMs });
 
   const verifyHeader = (key: string, header: string): Promise<boolean> => {
-    const running = inFlight.get(key);
-    if (running) return running;
     const credentials = decodeBasic(header);
     const work = (credentials ? checkCredentials(credentials.username, credentials.password) : Promise.resolve(false)).finally(() =>
       inFlight.delete(key),
@@ -61,24 +61,28 @@ export function createBasicAuth(options: BasicAuthOptions): BasicAuth {
       const key = createHash("sha256").update(header).digest("hex");
       const until = verified.get(key);
       if (until !== undefined && until > clock.now()) return { ok: true };
-      const wait = limiter.blockedFor(remote);
-      if (wait > 0) {
-        const retryAfterSeconds = Math.ceil(wait / 1000);
-        return {
-          ok: false,
-          status: 429,
-          reason: `too many failed logins; retry in ${retryAfterSeconds} s`,
-          challenge: false,
-          retryAfterSeconds,
-        };
+      let work = inFlight.get(key);
+      if (work === undefined) {
+        // Reserved before the hash is checked (nothing awaits in between), so parallel guesses are limited too.
+        const wait = limiter.reserve(remote);
+        if (wait > 0) {
+          const retryAfterSeconds = Math.ceil(wait / 1000);
+          return {
+            ok: false,
+            status: 429,
+            reason: `too many failed logins; retry in ${retryAfterSeconds} s`,
+            challenge: false,
+            retryAfterSeconds,
+          };
+        }
+        work = verifyHeader(key, header);
       }
-      if (await verifyHeader(key, header)) {
+      if (await work) {
         verified.set(key, clock.now() + ttl);
         limiter.succeed(remote);
         return { ok: true };
       }
       verified.delete(key);
-      limiter.fail(remote);
       return { ok: false, status: 401, reason: "wrong username or password", challenge: true };
     },
   };

@@ -1,5 +1,8 @@
 import type { Config, TriggerType } from "../../config/types.js";
+import type { LibraryCatalog } from "../../domain.js";
+import { libraryRootsOf } from "../../ingest/library-check.js";
 import type { Clock } from "../../lib/clock.js";
+import { createLocalPathMapper } from "../../paths/local.js";
 import { createBasicAuth, type BasicAuth } from "./basic-auth.js";
 import { createHashCheck, type HashCheck } from "./hash-check.js";
 
@@ -9,6 +12,8 @@ export interface CompatDeps {
   triggers: ReadonlyMap<string, TriggerType>;
   basicAuth: BasicAuth;
   hashCheck: HashCheck;
+  /** The locations of the libraries holding a media-server path (fetched once when unknown); undefined when they cannot be told. */
+  libraryRoots(serverPath: string): Promise<string[] | undefined>;
 }
 
 /** The names autoscan users' *arr connections already call. */
@@ -21,15 +26,13 @@ const BUILT_IN: ReadonlyArray<[string, TriggerType]> = [
 
 export interface CompatOptions {
   clock: Clock;
-  /**
-   * Where scanarr may see a file named by a `?path=…&hash=…` request. By
-   * default the media-server path, then the path as sent; the integrator
-   * passes the SERVER_FILE_EXIST_PATH_MAPPINGS mapping here.
-   */
-  localPaths?: (requested: string, serverPath: string) => string[];
+  /** The targets' libraries, which the hash check keeps its reads inside. */
+  catalog?: LibraryCatalog;
+  /** How long the hash check waits for a library refresh (3 s by default, as the library check). */
+  refreshTimeoutMs?: number;
 }
 
-/** Builds the routes' deps from the config: TRIGGERS over the built-in names, the login, the hash check. */
+/** Builds the routes' deps from the config: TRIGGERS over the built-in names, the login, the hash check (where SERVER_FILE_EXIST_PATH_MAPPINGS says scanarr sees the files). */
 export function createCompatDeps(config: Config, options: CompatOptions): CompatDeps {
   const triggers = new Map<string, TriggerType>(BUILT_IN);
   for (const entry of config.TRIGGERS) triggers.set(entry.NAME, entry.TYPE);
@@ -39,6 +42,7 @@ export function createCompatDeps(config: Config, options: CompatOptions): Compat
       login: { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH },
       clock: options.clock,
     }),
-    hashCheck: createHashCheck({ localPaths: options.localPaths ?? ((requested, serverPath) => [serverPath, requested]) }),
+    hashCheck: createHashCheck({ toLocal: createLocalPathMapper(config.SERVER_FILE_EXIST_PATH_MAPPINGS) }),
+    libraryRoots: (serverPath) => libraryRootsOf(serverPath, options.catalog, options.refreshTimeoutMs ?? 3_000),
   };
 }

@@ -81,17 +81,32 @@ async function queueFromQuery(
   format?: ParsedBody["format"],
 ): Promise<void> {
   const { result, sha256 } = parseQueryPaths(params);
+  const named = result.kind === "scan" ? result.paths[0]?.path : undefined;
   let extra: Record<string, unknown> = {};
-  if (sha256 !== undefined && result.kind === "scan") {
-    const requested = result.paths[0]?.path ?? "";
-    const verdict = await deps.compat.hashCheck(requested, toServerPath(deps, requested), sha256);
-    if (verdict.status === "mismatch") {
-      deps.logger.warn({ trigger, file: verdict.file }, "scan refused: the file's SHA-256 differs from the request's hash");
-      throw new HttpError(409, `hash mismatch: ${verdict.file} has SHA-256 ${verdict.actual}, the request says ${sha256}; not queued`);
-    }
-    extra = { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
+  // The hash is checked only once the path was mapped and found in a library: a path in no library is
+  // refused like any other, and nothing is read.
+  const admit =
+    sha256 !== undefined && named !== undefined
+      ? async () => {
+          extra = await checkHash(trigger, named, sha256, deps);
+        }
+      : undefined;
+  const outcome = await ingestTrigger(result, deps, admit ? { admit } : {});
+  answerOutcome(req, res, deps, trigger, outcome, extra, format);
+}
+
+/** One answer for a missing, unreadable and different file: which of them it is would tell the caller whether a path exists. */
+const HASH_REFUSED = "not queued: the file is missing, unreadable or not the one the hash names (scanarr does not say which)";
+
+/** autopulse's `hash`: the answer's `hash` field, or 409 (the digest itself is never sent nor logged). */
+async function checkHash(trigger: string, requested: string, sha256: string, deps: Deps): Promise<Record<string, unknown>> {
+  const serverPath = toServerPath(deps, requested);
+  const verdict = await deps.compat.hashCheck(serverPath, await deps.compat.libraryRoots(serverPath), sha256);
+  if (verdict.status === "refused") {
+    deps.logger.warn({ trigger, file: serverPath, detail: verdict.detail }, "scan refused: the file the hash names could not be confirmed");
+    throw new HttpError(409, HASH_REFUSED);
   }
-  answerOutcome(req, res, deps, trigger, await ingestTrigger(result, deps), extra, format);
+  return { hash: verdict.status === "match" ? "match" : `unchecked: ${verdict.reason}` };
 }
 
 /** An *arr pointed at another app's name is a wrong URL: refuse it, as autoscan did, and say which. */

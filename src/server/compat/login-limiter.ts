@@ -3,39 +3,40 @@ import { BoundedMap } from "./bounded-map.js";
 
 export interface LoginLimiterOptions {
   clock: Clock;
-  /** Failed attempts one address may make per window. */
+  /** Attempts one address may make per window that do not end in a success. */
   maxFailures?: number;
   windowMs?: number;
 }
 
 export interface LoginLimiter {
-  /** Milliseconds until `remote` may try again, or 0 when it may try now. */
-  blockedFor(remote: string): number;
-  fail(remote: string): void;
+  /**
+   * Counts an attempt from `remote` before its password is checked and
+   * returns 0, or returns the milliseconds until `remote` may try again (and
+   * counts nothing) when its window is used up.
+   */
+  reserve(remote: string): number;
+  /** The password was right: forgets the address's attempts. */
   succeed(remote: string): void;
 }
 
 /**
- * Counts failed logins per client address in fixed windows. Each refused
- * guess costs an argon2 verification (~50 ms of CPU), so the limit protects
- * the CPU as much as the password.
+ * Counts login attempts per client address in fixed windows. An attempt is
+ * counted when it arrives, not when its argon2 check (~50 ms of CPU) ends, so
+ * guesses sent in parallel get no more checks than guesses sent one by one:
+ * the limit protects the CPU as much as the password.
  */
 export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const { clock, maxFailures = 10, windowMs = 60_000 } = options;
   const windows = new BoundedMap<string, { start: number; failures: number }>(10_000);
-  const current = (remote: string) => {
-    const entry = windows.get(remote);
-    return entry && clock.now() - entry.start < windowMs ? entry : undefined;
-  };
   return {
-    blockedFor(remote) {
-      const entry = current(remote);
-      return entry && entry.failures >= maxFailures ? entry.start + windowMs - clock.now() : 0;
-    },
-    fail(remote) {
-      const entry = current(remote) ?? { start: clock.now(), failures: 0 };
+    reserve(remote) {
+      const now = clock.now();
+      const found = windows.get(remote);
+      const entry = found && now - found.start < windowMs ? found : { start: now, failures: 0 };
+      if (entry.failures >= maxFailures) return entry.start + windowMs - now;
       entry.failures += 1;
       windows.set(remote, entry);
+      return 0;
     },
     succeed(remote) {
       windows.delete(remote);

@@ -1,15 +1,15 @@
-import type { QueueActions } from "../../queue/actions.js";
+import type { QueueEvents } from "../../queue/events.js";
 import type { QueueBrowser } from "../../queue/history.js";
+import type { ScanQueue } from "../../queue/scan-queue.js";
 import type { PathTrace } from "../../paths/trace.js";
 
 /** What the dashboard reads and changes; the service builds it (see service.ts). */
 export interface DashboardDeps {
   browser: QueueBrowser;
-  actions: QueueActions;
-  /** Tells the scheduler to look for due work now (after scan now or retry). */
-  wake(): void;
-  /** A number that changes whenever the database was written (SQLite total_changes()): live updates poll it. */
-  changes(): number;
+  /** The queue's actions; the scheduler hears of a scan made due (scan now, retry) from the queue's event. */
+  actions: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory">;
+  /** The queue's events: open pages are told "changed" after each commit. */
+  events: QueueEvents;
   /** The same trace as `scanarr map`, with each target's libraries as last read. */
   trace(path: string): PathTrace;
   /** Target names, for the history filter. */

@@ -1,10 +1,13 @@
 import type { ServerResponse } from "node:http";
+import type { QueueEvents } from "../../queue/events.js";
 
 /**
- * Server-sent events for open dashboards: one shared timer compares the
- * database's change counter and tells every open page "changed". The streams
- * end when the server stops listening (a drain must not wait for them), and
- * the browser's EventSource reconnects on its own after a restart.
+ * Server-sent events for open dashboards: the queue's events after each
+ * commit mark the pages stale, and one shared timer tells every open page
+ * "changed" at most every half second (a drain commits hundreds of times a
+ * second). The streams end when the server stops listening (a drain must not
+ * wait for them), and the browser's EventSource reconnects on its own after a
+ * restart.
  */
 export interface LiveEvents {
   open(res: ServerResponse, listening: () => boolean): void;
@@ -15,22 +18,19 @@ const CHECK_MS = 500;
 // A comment line now and then keeps proxies from closing an idle stream.
 const KEEPALIVE_MS = 25_000;
 
-export function createLiveEvents(changes: () => number): LiveEvents {
+export function createLiveEvents(events: QueueEvents): LiveEvents {
   const streams = new Map<ServerResponse, () => boolean>();
   let timer: NodeJS.Timeout | undefined;
-  let last = -1;
+  let unsubscribe: (() => void) | undefined;
+  // Commits seen so far; a page is told the count, so two tellings never look alike.
+  let commits = 0;
+  let told = 0;
   let lastKeepalive = Date.now();
 
   function check(): void {
     const now = Date.now();
-    let current: number;
-    try {
-      current = changes();
-    } catch {
-      current = last; // the database is closing; the streams end with the server
-    }
-    const changed = current !== last;
-    last = current;
+    const changed = commits !== told;
+    told = commits;
     const keepalive = now - lastKeepalive >= KEEPALIVE_MS;
     if (keepalive) lastKeepalive = now;
     for (const [res, listening] of streams) {
@@ -38,7 +38,7 @@ export function createLiveEvents(changes: () => number): LiveEvents {
         res.end();
         continue;
       }
-      if (changed) res.write(`event: changed\ndata: ${current}\n\n`);
+      if (changed) res.write(`event: changed\ndata: ${commits}\n\n`);
       else if (keepalive) res.write(": keepalive\n\n");
     }
   }
@@ -53,10 +53,15 @@ export function createLiveEvents(changes: () => number): LiveEvents {
         if (streams.size === 0 && timer) {
           clearInterval(timer);
           timer = undefined;
+          unsubscribe?.();
+          unsubscribe = undefined;
         }
       });
       if (!timer) {
-        last = changes();
+        told = commits;
+        unsubscribe = events.subscribe(() => {
+          commits += 1;
+        });
         timer = setInterval(check, CHECK_MS);
         timer.unref();
       }

@@ -102,7 +102,7 @@ ${traceResult(input.trace)}
 ${filterForm(input)}
 ${renderLive(input)}
 <form method="post" action="${view.prefix}actions/clear-history" id="clear" class="action" data-action="clear-history">${token}
-<label>Clear history older than <input type="number" name="days" min="0" value="30" style="width:5rem"> days</label> <button type="submit">Clear</button></form>
+<label>Clear history older than <input type="number" name="days" min="1" step="1" value="30" required style="width:5rem"> days</label> <button type="submit">Clear</button></form>
 <script src="${view.prefix}dashboard.js" defer></script>`,
   );
 }

@@ -17,6 +17,8 @@ const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'";
 const ACTIONS = new Set(["scan-now", "retry", "cancel", "clear-history"]);
 const DAY_MS = 86_400_000;
+/** A century: more than any history holds, and far from where `days * DAY_MS` stops being exact. */
+const MAX_HISTORY_DAYS = 36_500;
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, {
@@ -125,21 +127,20 @@ async function runAction(ctx: RequestContext, deps: DashboardDeps, action: strin
   }
   let answer: { status: number; body: Record<string, unknown> };
   if (action === "clear-history") {
-    const days = Number(fields.days);
-    if (!Number.isFinite(days) || days < 0) throw new HttpError(400, "days must be a number of days, 0 or more");
+    const days = positiveInteger(fields.days, MAX_HISTORY_DAYS);
+    if (days === undefined) throw new HttpError(400, `days must be a whole number of days from 1 to ${MAX_HISTORY_DAYS}`);
     const cleared = deps.actions.clearHistory(ctx.deps.clock.now() - days * DAY_MS);
     answer = { status: 200, body: { action, cleared, message: `cleared ${cleared} finished scans older than ${days} days` } };
   } else {
-    const id = Number(fields.id);
-    if (!Number.isSafeInteger(id) || id < 1) throw new HttpError(400, "id must be the number of a scan");
-    const run = action === "scan-now" ? deps.actions.scanNow : action === "retry" ? deps.actions.retry : deps.actions.cancel;
-    const result = run(id);
+    const id = positiveInteger(fields.id, Number.MAX_SAFE_INTEGER);
+    if (id === undefined) throw new HttpError(400, "id must be the number of a scan");
+    const { actions } = deps;
+    const result = action === "scan-now" ? actions.scanNow(id) : action === "retry" ? actions.retry(id) : actions.cancel(id);
     if (!result.ok) {
       ctx.deps.logger.info({ action, id, refused: result.reason, ...who }, "dashboard action refused");
       if (html) return send(res, result.status, "text/html; charset=utf-8", renderResultPage(false, "Not done", [result.reason]));
       throw new HttpError(result.status, result.reason);
     }
-    if (action !== "cancel") deps.wake();
     const scan = deps.browser.scan(id);
     const state = scan?.state ?? "gone";
     answer = { status: 200, body: { action, id, state, scan: scan && withIsoTimes(scan), message: `scan ${id} is now ${state}` } };
@@ -151,6 +152,16 @@ async function runAction(ctx: RequestContext, deps: DashboardDeps, action: strin
     return void res.end();
   }
   sendJson(res, answer.status, answer.body);
+}
+
+/**
+ * A JSON number or a string of decimal digits (a form field) from 1 to `max`,
+ * else undefined. `Number()` would read "", null, false and [] as 0 and true
+ * as 1: a clear-history with `"days": ""` would clear everything.
+ */
+function positiveInteger(value: unknown, max: number): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && /^[0-9]{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(n) && n >= 1 && n <= max ? n : undefined;
 }
 
 function header(value: string | string[] | undefined): string | undefined {

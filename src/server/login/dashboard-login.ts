@@ -83,14 +83,13 @@ export function createDashboardLogin(options: DashboardLoginOptions): DashboardL
       return verdict.ok ? { ok: true, user: login.username } : verdict;
     },
     async logIn(username, password, remote) {
-      const wait = limiter.blockedFor(remote);
+      // Counted before the hash is checked, so a burst of parallel guesses is limited too; a success clears it.
+      const wait = limiter.reserve(remote);
       if (wait > 0) {
         failures.note(remote);
         const retryAfterSeconds = Math.ceil(wait / 1000);
         return { ok: false, status: 429, reason: `too many failed logins; try again in ${retryAfterSeconds} s`, retryAfterSeconds };
       }
-      // Counted before the hash is checked, so a burst of parallel guesses is limited too; a success clears it.
-      limiter.fail(remote);
       if (!(await checkCredentials(username, password))) {
         failures.note(remote);
         return { ok: false, status: 401, reason: "wrong username or password" };

@@ -1,13 +1,13 @@
-import type { Hooks } from "../hooks/hooks.js";
-import type { Clock } from "../lib/clock.js";
-import type { Logger } from "../lib/logger.js";
-import type { PlexAfterScan } from "../targets/plex/after-scan.js";
-import type { ConfirmStep, ConfirmWait } from "../targets/plex/confirm.js";
-import { settleBatch } from "./confirm-settle.js";
-import type { ConfirmingDelivery, SectionProgress } from "./confirm-store.js";
-import type { DeliveryTarget } from "./deliver.js";
-import type { AnchorCheck } from "./gates.js";
-import type { ScanQueue } from "./scan-queue.js";
+import type { Hooks } from "../../../hooks/hooks.js";
+import type { Clock } from "../../../lib/clock.js";
+import type { Logger } from "../../../lib/logger.js";
+import type { DeliveryTarget } from "../../../queue/deliver.js";
+import type { AnchorCheck } from "../../../queue/gates.js";
+import type { ScanQueue } from "../../../queue/scan-queue.js";
+import type { PlexAfterScan } from "../after-scan.js";
+import type { ConfirmStep, ConfirmWait } from "../confirm.js";
+import { describeProgress, readProgress, type PlexConfirming, type SectionProgress } from "./progress.js";
+import { settleBatch } from "./settle.js";
 
 export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" | "saveConfirmProgress" | "recordConfirmed">;
 
@@ -88,7 +88,7 @@ export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, l
   if (rows.length === 0) return 0;
   const detail = "delivered; not confirmed: the after-scan work of this target is off";
   const ended = queue.recordConfirmed(
-    rows.map((r) => ({ deliveryId: r.deliveryId, scanId: r.scanId, state: "done", detail, error: null, progress: r.progress })),
+    rows.map((r) => ({ deliveryId: r.deliveryId, scanId: r.scanId, state: "done" as const, detail, error: null, progress: r.progress })),
   );
   logger.info({ target, deliveries: ended }, "ended confirmations left from a run with the after-scan work on");
   return ended;
@@ -97,7 +97,7 @@ export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, l
 /** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
 async function pollOnce(options: ConfirmationOptions): Promise<void> {
   const { queue, afterScan, target: dt, clock, logger } = options;
-  const rows = queue.listConfirming(dt.target.name);
+  const rows = queue.listConfirming(dt.target.name).map(readProgress);
   if (rows.length === 0) return;
   const waits: ConfirmWait[] = [];
   for (const row of rows) {
@@ -111,7 +111,7 @@ async function pollOnce(options: ConfirmationOptions): Promise<void> {
       if (step) await apply(step, row, s, options);
     }
   }
-  queue.saveConfirmProgress(rows.map((r) => ({ deliveryId: r.deliveryId, progress: r.progress })));
+  queue.saveConfirmProgress(rows.map((r) => ({ deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress) })));
   const settled = rows.filter((r) => r.progress.sections.every((s) => s.result));
   if (settled.length === 0) return;
   const finishes = await settleBatch(settled, round.sections, {
@@ -123,7 +123,7 @@ async function pollOnce(options: ConfirmationOptions): Promise<void> {
   logger.debug({ settled: finishes.length, waiting: rows.length - settled.length }, "confirmation poll");
 }
 
-function waitOf(row: ConfirmingDelivery, s: SectionProgress, dt: DeliveryTarget): ConfirmWait {
+function waitOf(row: PlexConfirming, s: SectionProgress, dt: DeliveryTarget): ConfirmWait {
   return {
     id: `${row.deliveryId}:${s.id}`,
     sectionId: s.id,
@@ -136,7 +136,7 @@ function waitOf(row: ConfirmingDelivery, s: SectionProgress, dt: DeliveryTarget)
 }
 
 /** Moves one section's progress by the poll's step; a re-scan is made here, through the target. */
-async function apply(step: ConfirmStep, row: ConfirmingDelivery, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
+async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
   const { target: dt, clock, logger } = options;
   switch (step.kind) {
     case "wait":

@@ -1,4 +1,4 @@
-import type { HookRun } from "../hooks/hooks.js";
+import type { HookRun } from "./hooks.js";
 import type { Logger } from "../lib/logger.js";
 
 /** Exit status and the last lines of a hook run, as the log shows them; a failed hook is a warning, never an error. */

@@ -1,13 +1,14 @@
-import type { Hooks } from "../hooks/hooks.js";
-import type { Clock } from "../lib/clock.js";
-import type { Logger } from "../lib/logger.js";
-import type { AnalyzeReport } from "../targets/plex/analyze.js";
-import type { PlexAfterScan } from "../targets/plex/after-scan.js";
-import type { PlexSection } from "../targets/plex/api.js";
-import { trashCauseOf } from "../targets/plex/empty-trash.js";
-import type { ConfirmFinish, ConfirmingDelivery } from "./confirm-store.js";
-import type { AnchorCheck } from "./gates.js";
-import { logHookRun } from "./hook-log.js";
+import { logHookRun } from "../../../hooks/log-run.js";
+import type { Hooks } from "../../../hooks/hooks.js";
+import type { Clock } from "../../../lib/clock.js";
+import type { Logger } from "../../../lib/logger.js";
+import type { ConfirmFinish } from "../../../queue/confirm-store.js";
+import type { AnchorCheck } from "../../../queue/gates.js";
+import type { AnalyzeReport } from "../analyze.js";
+import type { PlexAfterScan } from "../after-scan.js";
+import type { PlexSection } from "../api.js";
+import { trashCauseOf } from "../empty-trash.js";
+import type { PlexConfirming } from "./progress.js";
 
 export interface SettleDeps {
   afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash">;
@@ -29,7 +30,7 @@ export interface SettleDeps {
  * Plex errors here are reported in the outcome, never retried (retrying would
  * analyze twice).
  */
-export async function settleBatch(batch: ConfirmingDelivery[], sections: PlexSection[], deps: SettleDeps): Promise<ConfirmFinish[]> {
+export async function settleBatch(batch: PlexConfirming[], sections: PlexSection[], deps: SettleDeps): Promise<ConfirmFinish[]> {
   const { logger } = deps;
   const report = await analyzeBatch(batch, deps);
   const trash = await emptyTrashOfBatch(batch, sections, deps);
@@ -83,7 +84,7 @@ export async function settleBatch(batch: ConfirmingDelivery[], sections: PlexSec
   return finishes;
 }
 
-async function analyzeBatch(batch: ConfirmingDelivery[], deps: SettleDeps): Promise<AnalyzeReport> {
+async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<AnalyzeReport> {
   const items = batch.flatMap((row) => row.progress.sections.flatMap((s) => s.result?.items ?? []));
   try {
     const report = await deps.afterScan.analyze(items);
@@ -96,14 +97,14 @@ async function analyzeBatch(batch: ConfirmingDelivery[], deps: SettleDeps): Prom
   }
 }
 
-function analyzedOf(row: ConfirmingDelivery, report: AnalyzeReport): string[] {
+function analyzedOf(row: PlexConfirming, report: AnalyzeReport): string[] {
   const done = new Set(report.analyzed);
   const keys = row.progress.sections.flatMap((s) => (s.result?.items ?? []).flatMap((i) => [i.ratingKey, i.parentRatingKey ?? ""]));
   return [...new Set(keys.filter((k) => done.has(k)))];
 }
 
 /** Per section of the batch: what became of its trash, in words; sections nothing made eligible are left out. */
-async function emptyTrashOfBatch(batch: ConfirmingDelivery[], sections: PlexSection[], deps: SettleDeps): Promise<Map<string, string>> {
+async function emptyTrashOfBatch(batch: PlexConfirming[], sections: PlexSection[], deps: SettleDeps): Promise<Map<string, string>> {
   const causesBy = new Map<string, Array<"upgrade" | "deletion">>();
   for (const row of batch) {
     const cause = trashCauseOf({ event: row.event, files: row.files.length, deletedFiles: row.deletedFiles.length });
