@@ -29,7 +29,7 @@ export function describeStorageTrouble(error: unknown, database: string): string
     case "full":
       return `the disk holding ${dir} is full (${code}): the database ${path.basename(database)} cannot write`;
     case "read-only":
-      return `the file system holding ${dir} is read-only (${code}): the database ${path.basename(database)} cannot write`;
+      return `the database ${database} is read-only (${code}): check that its file system is mounted read-write and that serve's user owns the file`;
     default:
       return `the database ${database} cannot write: disk I/O error (${code})`;
   }
