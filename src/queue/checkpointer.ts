@@ -5,7 +5,7 @@ import type { CheckpointReport } from "./storage-watch.js";
 import { WAL_LIMIT_BYTES, WAL_TRUNCATE_BYTES } from "./database.js";
 
 export interface Checkpointer {
-  /** Runs a checkpoint now (space came back: a failed one need not wait for its backoff). */
+  /** Runs a checkpoint now that empties the WAL (space came back: a failed one need not wait for its backoff). */
   now(): void;
   stop(): Promise<void>;
 }
@@ -42,25 +42,25 @@ const walBytes = () => {
 let failures = 0;
 let timer;
 let stopping = false;
-const run = () => {
+const run = (truncate) => {
   clearTimeout(timer);
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
-    // Over the bound, or after a failure (disk full): hand the WAL's bytes back to the disk.
-    if (failures > 0 || walBytes() > truncateAboveBytes) db.pragma("wal_checkpoint(TRUNCATE)");
+    // Over the bound, after a failure, or asked (space came back): hand the WAL's bytes back to the disk.
+    if (truncate || failures > 0 || walBytes() > truncateAboveBytes) db.pragma("wal_checkpoint(TRUNCATE)");
     failures = 0;
     parentPort.postMessage({ ok: true, walBytes: walBytes() });
   } catch (error) {
     failures += 1;
     parentPort.postMessage({ ok: false, code: error && error.code, message: String((error && error.message) || error), walBytes: walBytes() });
   }
-  if (!stopping) timer = setTimeout(run, failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures));
+  if (!stopping) timer = setTimeout(run, failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures), false);
 };
-timer = setTimeout(run, intervalMs);
+timer = setTimeout(run, intervalMs, false);
 parentPort.on("message", (message) => {
-  if (message === "now") return run();
+  if (message === "now") return run(true);
   stopping = true;
-  run();
+  run(false);
   db.close();
   parentPort.close();
 });
@@ -75,8 +75,9 @@ parentPort.on("message", (message) => {
  * the WAL would never start over and would grow without end: past
  * `truncateAboveBytes`, and after a failed checkpoint (disk full), a
  * TRUNCATE checkpoint follows, which empties the file. A failing checkpoint is
- * tried again after 2, 4, 8… intervals (at most `maxBackoffMs`), or at once
- * when asked (`now`).
+ * tried again after 2, 4, 8… intervals (at most `maxBackoffMs`), or at once,
+ * emptying the WAL, when asked (`now`: the database writes again after a full
+ * disk).
  */
 export function startCheckpointer(file: string, logger: Logger, options: CheckpointerOptions = {}): Checkpointer {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");

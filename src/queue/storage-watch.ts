@@ -90,8 +90,9 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
     }
     const since = Math.min(writes?.since ?? Infinity, checkpoint?.since ?? Infinity);
     writes = undefined;
-    // A checkpoint now, so a failed one clears as soon as it can run instead of after its backoff.
-    if (checkpoint !== undefined) options.checkpointNow?.();
+    // A checkpoint now, which empties the WAL: a failed one clears as soon as it can run instead of after its
+    // backoff, and what the WAL grew to while the disk was full goes back to the disk.
+    options.checkpointNow?.();
     leaveIfClear(since);
     if (problem() !== undefined) scheduleProbe();
   }
