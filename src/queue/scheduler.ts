@@ -82,6 +82,8 @@ export interface DeliveryHandle {
 
 // Node timers overflow past ~24.8 days; waking hourly at most costs nothing.
 const MAX_TIMER_MS = 60 * 60_000;
+// Outcomes the database refused are written again this often: soon, so a stop finds them recorded.
+const UNRECORDED_RETRY_MS = 1_000;
 
 /** Starts delivering due scans to `targets`; one timer, armed at the earliest due time. */
 export function startDelivery(options: DeliveryOptions): DeliveryHandle {
@@ -146,7 +148,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     recordCompleted(now);
     // The database cannot write: deliveries wait (the storage watch wakes us), outcomes in hand are retried.
     if (options.storage?.problem() !== undefined) {
-      arm(unrecorded.length > 0 ? now + policy.backoff.baseMs : Infinity);
+      arm(unrecorded.length > 0 ? now + UNRECORDED_RETRY_MS : Infinity);
       return;
     }
     try {
@@ -197,7 +199,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       const due = queue.nextDueAt(target.name);
       if (due !== undefined) at = Math.min(at, Math.max(due, healthOf(target).heldUntil));
     }
-    if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
+    if (unrecorded.length > 0) at = Math.min(at, now + UNRECORDED_RETRY_MS);
     return Math.min(at, upkeep.nextWakeAt(now, holding(), !paused));
   }
 

@@ -1,5 +1,6 @@
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
+import { RESERVE_BYTES, type SpaceReserve } from "./space-reserve.js";
 import { describeStorageTrouble, storageTroubleOf } from "./storage-errors.js";
 
 /** What the checkpoint thread reports after each checkpoint it tried. */
@@ -34,11 +35,17 @@ export interface StorageWatchOptions {
   checkpointNow?(): void;
   /** How often the probe is tried while the database cannot write; 1 s by default. */
   probeMs?: number;
+  /** Bytes kept aside: released when the disk fills, made whole again before the state clears. */
+  reserve?: SpaceReserve;
+  /** Bytes free on the database's disk; no probe is tried below `minFreeBytes` (twice the reserve by default). */
+  freeBytes?: () => number;
+  minFreeBytes?: number;
 }
 
 export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
   const { database, clock, logger } = options;
   const probeMs = options.probeMs ?? 1_000;
+  const minFreeBytes = options.minFreeBytes ?? 2 * RESERVE_BYTES;
   let writes: { reason: string; since: number } | undefined;
   let checkpoint: { reason: string; since: number } | undefined;
   let timer: unknown;
@@ -48,10 +55,16 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
 
   const problem = () => writes?.reason ?? (checkpoint ? `the WAL checkpoint failed: ${checkpoint.reason}` : undefined);
 
-  // One error when the trouble starts; what else goes wrong meanwhile is a warning.
+  // One error when the trouble starts; what else goes wrong meanwhile is a warning. The reserve goes at
+  // once: its bytes are for the outcomes of deliveries already under way.
   function enter(reason: string, code: string | undefined): void {
     if (problem() === undefined) {
-      logger.error({ database, code }, `${reason}; webhooks are refused with 507 and deliveries are held until it can write again`);
+      const released = storageTroubleOf({ code }) === "full" ? (options.reserve?.release() ?? 0) : 0;
+      const note = released > 0 ? ` (released the ${Math.round(released / 1024)} KiB kept aside for the deliveries under way)` : "";
+      logger.error(
+        { database, code, released },
+        `${reason}; webhooks are refused with 507 and deliveries are held until it can write again${note}`,
+      );
     } else logger.warn({ database, code }, `${reason} (still refusing webhooks and holding deliveries)`);
   }
 
@@ -81,6 +94,9 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
   function runProbe(): void {
     timer = undefined;
     if (stopped || problem() === undefined) return;
+    // Space has come back only when there is room for the reserve and more: a write squeezed into the
+    // last bytes (or into the reserve's own) proves nothing.
+    if (options.freeBytes !== undefined && options.freeBytes() < minFreeBytes) return scheduleProbe();
     try {
       options.probe();
     } catch (error) {
@@ -88,6 +104,7 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
       scheduleProbe();
       return;
     }
+    if (options.reserve !== undefined && !options.reserve.ensure()) return scheduleProbe();
     const since = Math.min(writes?.since ?? Infinity, checkpoint?.since ?? Infinity);
     writes = undefined;
     // A checkpoint now, which empties the WAL: a failed one clears as soon as it can run instead of after its

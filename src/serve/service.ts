@@ -1,3 +1,5 @@
+import { statfsSync } from "node:fs";
+import path from "node:path";
 import type { Server } from "node:http";
 import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
@@ -9,6 +11,7 @@ import { createPathMapper } from "../paths/mapper.js";
 import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
 import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
 import { createStorageWatch } from "../queue/storage-watch.js";
+import { createSpaceReserve } from "../queue/space-reserve.js";
 import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
@@ -93,10 +96,15 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   let exclusive = opened.exclusive;
   let checkpointer: Checkpointer | undefined;
   let interruptedLeft = true;
+  // Made now while there is room; released the moment the disk fills (see space-reserve.ts).
+  const reserve = createSpaceReserve(path.join(deps.paths.dataDir, "scanarr.reserve"));
+  if (!exclusive) reserve.ensure();
   const storage = createStorageWatch({
     database,
     clock,
     logger,
+    reserve,
+    freeBytes: () => freeBytesOf(deps.paths.dataDir),
     probe: () => {
       if (exclusive) {
         shareDatabase(db);
@@ -260,6 +268,16 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       lock.release();
     },
   };
+}
+
+/** Bytes the service's user may still write on the disk holding `dir`; Infinity when that cannot be told. */
+function freeBytesOf(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */

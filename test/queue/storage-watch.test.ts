@@ -82,3 +82,44 @@ describe("the storage watch", () => {
     expect(w.log.at("warn")).toEqual(["WAL checkpoint failed; it is tried again"]);
   });
 });
+
+describe("the storage watch's reserve", () => {
+  it("releases the reserve when the disk fills, and clears only once there is room for it again", () => {
+    const clock = new ManualClock();
+    const log = recordingLogger();
+    let free = 0;
+    let reserved = true;
+    let probes = 0;
+    const storage = createStorageWatch({
+      database: DATABASE,
+      clock,
+      logger: log.logger,
+      probe: () => {
+        probes += 1;
+      },
+      reserve: {
+        ensure: () => (reserved = free >= 1 << 20),
+        release: () => {
+          const released = reserved ? 1 << 20 : 0;
+          reserved = false;
+          return released;
+        },
+      },
+      freeBytes: () => free,
+      minFreeBytes: 2 << 20,
+    });
+    storage.report(FULL);
+    expect(reserved).toBe(false);
+    expect(log.at("error")[0]).toMatch(/released the 1024 KiB kept aside/);
+    // The released bytes (and a little more) are no sign the disk has room: no probe.
+    free = 1 << 20;
+    clock.advance(3_000);
+    expect(probes).toBe(0);
+    expect(storage.problem()).toBeDefined();
+    free = 64 << 20;
+    clock.advance(1_000);
+    expect(probes).toBe(1);
+    expect(reserved).toBe(true);
+    expect(storage.problem()).toBeUndefined();
+  });
+});

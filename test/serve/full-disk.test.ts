@@ -146,6 +146,9 @@ describe.skipIf(!canMountSmallDisk)("serve on a disk that fills up", () => {
     });
     expect(again.status).toBe(507);
     expect(again.headers.get("retry-after")).toBe("60");
+    // The bytes kept aside went back to the disk, for the outcomes of deliveries under way.
+    const reserveFile = path.join(setup.paths.dataDir, "scanarr.reserve");
+    expect(existsSync(reserveFile)).toBe(false);
     // One clear error for the whole episode, however many webhooks were refused.
     expect(errorLines(s)).toHaveLength(1);
     expect(errorLines(s)[0]).toMatch(/is full.*webhooks are refused with 507 and deliveries are held/);
@@ -158,6 +161,7 @@ describe.skipIf(!canMountSmallDisk)("serve on a disk that fills up", () => {
     expect((await manual(s, 1_000)).status).toBe(202);
     acked.add(folderOf(1_000));
     expect(s.logs()).toMatch(/the database writes again: webhooks are accepted and deliveries resume/);
+    expect(statSync(reserveFile).size).toBe(1024 * 1024);
 
     // Every acknowledged folder reaches Plex, once.
     await expect.poll(() => [...acked].filter((f) => !setup.plex.refreshes.some((r) => r.path === f)), { timeout: 15_000 }).toEqual([]);
