@@ -180,6 +180,7 @@ async function measure(): Promise<void> {
   for (const r of plex.refreshes) calls.set(r.path ?? "", (calls.get(r.path ?? "") ?? 0) + 1);
   report("202s acknowledged / delivered / missing", `${acked.size} / ${acked.size - missing.length} / ${missing.length}`);
   report("folders delivered more than once", String([...calls.values()].filter((n) => n > 1).length));
+  report("largest WAL seen in the whole run", mib(Math.max(0, ...samples.map((s) => s.wal))));
   report("WAL at the end", mib(walSize()));
   await serve?.stop();
   const width = Math.max(...rows.map(([w]) => (w as string).length));
