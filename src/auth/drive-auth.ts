@@ -4,6 +4,7 @@ import { UserError } from "../domain.js";
 import type { Logger } from "../lib/logger.js";
 import { createServiceAccountAuth, type ServiceAccountAuth } from "./service-account.js";
 import { mergeToken, readToken, writeToken, type StoredToken } from "./token-store.js";
+import { messageOf } from "../lib/errors.js";
 
 export type OAuthClient = InstanceType<typeof auth.OAuth2>;
 
@@ -76,8 +77,7 @@ function persistRefreshedTokens(client: OAuthClient, file: string, initial: Stor
       .then(() => writeToken(file, snapshot))
       .then(
         () => logger.debug({ expiresAt: new Date(snapshot.expiry_date).toISOString() }, "drive access token refreshed"),
-        (error: unknown) =>
-          logger.error({ file, err: error instanceof Error ? error.message : String(error) }, "cannot store the refreshed drive token"),
+        (error: unknown) => logger.error({ file, err: messageOf(error) }, "cannot store the refreshed drive token"),
       );
   });
 }

@@ -1,5 +1,6 @@
 import { UserError } from "../domain.js";
 import { isRetryableStatus } from "../lib/http-status.js";
+import { messageOf } from "../lib/errors.js";
 
 /**
  * What the user should do when Google answers `invalid_grant`. Shared by
@@ -37,7 +38,7 @@ export function classifyGoogleError(error: unknown): GoogleFailure {
   if (status >= 400) return { kind: "denied", status, detail: describeDenial(code, description, status) };
   const cause = readField(error, "cause");
   const sysCode = readField(cause, "code") ?? readField(error, "code");
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { kind: "unreachable", detail: typeof sysCode === "string" ? sysCode : message };
 }
 

@@ -1,9 +1,9 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { UserError } from "../domain.js";
+import { html } from "../lib/html.js";
 import { formatLoopbackRedirect } from "./authorization-request.js";
 import { readAuthorizationResponse } from "./authorization-response.js";
-import { escapeHtml } from "../server/views/html.js";
 
 /** A listener on 127.0.0.1 that receives the browser's redirect after consent. */
 export interface LoopbackListener {
@@ -72,9 +72,7 @@ export async function startLoopbackListener(port: number): Promise<LoopbackListe
 }
 
 function answer(res: ServerResponse, status: number, message: string): void {
-  const body =
-    `<!doctype html><html><head><meta charset="utf-8"><title>scanarr authorize</title></head>` +
-    `<body><p>${escapeHtml(message)}</p></body></html>`;
+  const body = html`<!doctype html><html><head><meta charset="utf-8"><title>scanarr authorize</title></head><body><p>${message}</p></body></html>`;
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-  res.end(body);
+  res.end(body.text);
 }

@@ -1,4 +1,5 @@
 import { defaultConfig } from "../config/defaults.js";
+import { secretLogPaths } from "../config/secrets.js";
 import { ConfigError, ConfigMissingError, loadConfig, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
 import { resolveInstallPaths } from "../lib/install-paths.js";
 import { createLogger, type LogFormat, type LogLevel } from "../lib/logger.js";
@@ -52,7 +53,13 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
     );
   }
   for (const warning of loaded.warnings) writeLine(io.stderr, c.yellow(`warning: ${warning}`));
-  const logger = createLogger({ level: globals.logLevel, format: globals.logFormat, color: errColor, destination: io.stderr });
+  const logger = createLogger({
+    level: globals.logLevel,
+    format: globals.logFormat,
+    color: errColor,
+    destination: io.stderr,
+    redact: secretLogPaths(),
+  });
   io.signal.addEventListener(
     "abort",
     () =>

@@ -12,6 +12,7 @@ import { isObject, type JsonObject } from "../import/read-doc.js";
 import { writeFileAtomic } from "../lib/atomic-write.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface ImportOptions {
   /** Positional arguments as the CLI shell passes them: [kind, file]. */
@@ -53,7 +54,7 @@ async function readDocument(file: string): Promise<JsonObject> {
   try {
     doc = parse(text);
   } catch (error) {
-    throw new UserError(`${file} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`, 1);
+    throw new UserError(`${file} is not valid YAML: ${messageOf(error)}`, 1);
   }
   if (!isObject(doc)) throw new UserError(`${file}: the top level must be a mapping of settings`, 1);
   return doc;

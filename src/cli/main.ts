@@ -4,6 +4,7 @@ import { InterruptedError, UserError } from "../domain.js";
 import { ConfigError, createContext, type GlobalOptions, type IO } from "./bootstrap.js";
 import { paint, shouldUseColor, writeLine } from "./output.js";
 import { COMMANDS, type CommandSpec } from "./registry.js";
+import { messageOf } from "../lib/errors.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -100,7 +101,7 @@ function reportError(error: unknown, io: IO): number {
     writeLine(io.stderr, `\n${error.message}`);
     return EXIT_INTERRUPTED;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   writeLine(io.stderr, c.red(`error: ${message}`));
   if (io.env.SCANARR_DEBUG && error instanceof Error && error.stack) writeLine(io.stderr, error.stack);
   else writeLine(io.stderr, "(set SCANARR_DEBUG=1 to see the stack)");

@@ -7,6 +7,7 @@ import { runScanner } from "../targets/plex-scanner/scanner.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../targets/plex-scanner/scanner-target.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface ScanOptions {
   directory?: string;
@@ -74,7 +75,7 @@ async function chooseSection(folder: string, section: string | undefined, ctx: C
     libraries = (await loadLibraries(ctx.config)).libraries;
   } catch (error) {
     // An explicit --section must still work on a machine that can read neither the DB nor the API.
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     writeLine(ctx.stderr, `warning: section ${section} not checked: ${why}`);
     return { id: section };
   }

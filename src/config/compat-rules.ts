@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Config } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 /** Names /triggers/ always serves itself; TRIGGERS cannot take them. */
 export const RESERVED_TRIGGER_NAMES: readonly string[] = ["manual", "a-train"];
@@ -50,9 +51,7 @@ function checkWatch(config: Config): string[] {
       try {
         new RegExp(pattern);
       } catch (error) {
-        problems.push(
-          `WATCH[${i}].IGNORE[${j}]: not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        problems.push(`WATCH[${i}].IGNORE[${j}]: not a valid regular expression: ${messageOf(error)}`);
       }
     });
   });

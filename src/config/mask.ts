@@ -1,22 +1,29 @@
 import { maskSecret, maskUrlPath } from "../lib/mask.js";
+import { CONFIG_SCHEMA, secretOf, type Spec } from "./schema.js";
 import type { Config } from "./types.js";
+import { isPlainObject } from "./validate.js";
 
-/** Keys whose values are secrets, by dotted path: never printed, logged or echoed in an error. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(["SERVER_PASS", "PLEX_TOKEN", "CLOUD.CLIENT_SECRET"]);
-
-/** A copy of the config safe to print: secrets show only their last four characters. */
+/**
+ * A copy of the config safe to print: every secret the schema declares
+ * shows only its last four characters, a secret URL only its scheme and host,
+ * a hash only whether it is set.
+ */
 export function maskConfig(config: Config): Config {
-  return {
-    ...config,
-    SERVER_PASS: maskSecret(config.SERVER_PASS),
-    PLEX_TOKEN: maskSecret(config.PLEX_TOKEN),
-    SERVER_PASSWORD_HASH: config.SERVER_PASSWORD_HASH === "" ? "" : "(argon2id hash, set)",
-    CLOUD: { ...config.CLOUD, CLIENT_SECRET: maskSecret(config.CLOUD.CLIENT_SECRET) },
-    TARGETS: config.TARGETS.map((t) => ({ ...t, TOKEN: maskSecret(t.TOKEN), PASSWORD: maskSecret(t.PASSWORD) })),
-    RCLONE: {
-      ...config.RCLONE,
-      RC_CACHE_REFRESH: { ...config.RCLONE.RC_CACHE_REFRESH, RC_PASS: maskSecret(config.RCLONE.RC_CACHE_REFRESH.RC_PASS) },
-    },
-    NOTIFICATIONS: config.NOTIFICATIONS.map((n) => ({ ...n, URL: maskUrlPath(n.URL) })),
-  };
+  return maskValue(CONFIG_SCHEMA, config) as Config;
+}
+
+function maskValue(spec: Spec, value: unknown): unknown {
+  if (spec.kind === "object" && isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => {
+        const field = spec.fields[key];
+        return [key, field ? maskValue(field, child) : child];
+      }),
+    );
+  }
+  if (spec.kind === "list" && Array.isArray(value)) return value.map((item) => maskValue(spec.item, item));
+  const secret = secretOf(spec);
+  if (secret === undefined || typeof value !== "string") return value;
+  if (secret === "hash") return value === "" ? "" : "(argon2id hash, set)";
+  return spec.kind === "url" ? maskUrlPath(value) : maskSecret(value);
 }

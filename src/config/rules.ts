@@ -1,4 +1,4 @@
-import { serverUrlProblem } from "../targets/server-url.js";
+import { serverUrlProblem } from "../lib/server-url.js";
 import { checkPathMappings } from "./mapping-rules.js";
 import { checkTargets } from "./target-rules.js";
 import { parsePath } from "../paths/parse.js";

@@ -1,10 +1,17 @@
 import { TARGET_TYPES } from "../domain.js";
 
+/**
+ * Marks a value as secret: config errors never echo it, and `config show`,
+ * doctor, the logs and notifications mask it (config/secrets.ts reads the
+ * marks; nothing else lists secrets). `"hash"` is shown only as set or not.
+ */
+export type Secret = true | "hash";
+
 /** A declarative description of each config value, checked by validate.ts. */
 export type Spec =
   | { kind: "boolean" }
-  | { kind: "string"; nonEmpty?: boolean; pattern?: RegExp; hint?: string }
-  | { kind: "url"; secret?: boolean }
+  | { kind: "string"; nonEmpty?: boolean; pattern?: RegExp; hint?: string; secret?: Secret }
+  | { kind: "url"; secret?: Secret }
   | { kind: "host" }
   | { kind: "integer"; min?: number; max?: number }
   | { kind: "number"; min?: number }
@@ -16,10 +23,24 @@ export type Spec =
   /** A command: a string for `/bin/sh -c`, or an argv array (the program first). */
   | { kind: "command" };
 
+/** The secret mark of a leaf spec, if it has one. */
+export function secretOf(spec: Spec): Secret | undefined {
+  return spec.kind === "string" || spec.kind === "url" ? spec.secret : undefined;
+}
+
+/** Whether `spec` is a secret or holds one (a list of targets, the CLOUD object): a wrong value there is described by its type only. */
+export function holdsSecret(spec: Spec): boolean {
+  if (secretOf(spec) !== undefined) return true;
+  if (spec.kind === "object") return Object.values(spec.fields).some(holdsSecret);
+  if (spec.kind === "list") return holdsSecret(spec.item);
+  return false;
+}
+
 const bool: Spec = { kind: "boolean" };
 const str: Spec = { kind: "string" };
 const strings: Spec = { kind: "strings" };
 const url: Spec = { kind: "url" };
+const secret: Spec = { kind: "string", secret: true };
 
 /** One TARGETS entry; rules.ts checks what depends on TYPE. */
 const TARGET_ENTRY: Spec = {
@@ -34,9 +55,9 @@ const TARGET_ENTRY: Spec = {
       hint: "must be 1-40 characters from A-Z a-z 0-9 . _ - starting with a letter or digit",
     },
     URL: url,
-    TOKEN: str,
+    TOKEN: secret,
     USERNAME: str,
-    PASSWORD: str,
+    PASSWORD: secret,
     PATH_MAPPINGS: { kind: "stringsByKey" },
     ENABLED: bool,
     // TYPE "plex" only: the after-scan work of this server; each defaults to the PLEX_* key of the same name.
@@ -63,6 +84,7 @@ export const CONFIG_SCHEMA: Spec = {
       nonEmpty: true,
       pattern: /^[A-Za-z0-9._~-]{8,}$/,
       hint: "must be at least 8 characters from A-Z a-z 0-9 . _ ~ - (it is a URL path segment)",
+      secret: true,
     },
     SERVER_ALLOW_MANUAL_SCAN: bool,
     SERVER_PATH_MAPPINGS: { kind: "stringsByKey" },
@@ -71,7 +93,7 @@ export const CONFIG_SCHEMA: Spec = {
     SERVER_IGNORE_LIST: strings,
     SERVER_DELIVERY_CONCURRENCY: { kind: "integer", min: 1, max: 64 },
     PLEX_LOCAL_URL: url,
-    PLEX_TOKEN: str,
+    PLEX_TOKEN: secret,
     PLEX_SCANNER: str,
     PLEX_SUPPORT_DIR: str,
     PLEX_LD_LIBRARY_PATH: str,
@@ -98,7 +120,7 @@ export const CONFIG_SCHEMA: Spec = {
       fields: {
         ENABLED: bool,
         CLIENT_ID: str,
-        CLIENT_SECRET: str,
+        CLIENT_SECRET: secret,
         ALLOWED: {
           kind: "object",
           fields: {
@@ -137,7 +159,7 @@ export const CONFIG_SCHEMA: Spec = {
             RC_URL: url,
             FILE_EXISTS_TO_REMOTE_MAPPINGS: { kind: "stringsByKey", absoluteValues: true },
             RC_USER: str,
-            RC_PASS: str,
+            RC_PASS: secret,
             FS: str,
           },
         },
@@ -148,6 +170,7 @@ export const CONFIG_SCHEMA: Spec = {
       kind: "string",
       pattern: /^(?:|\$argon2id\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+)$/,
       hint: "must be an argon2id hash as written by `scanarr passwd` (or empty)",
+      secret: "hash",
     },
     TRIGGERS: {
       kind: "list",

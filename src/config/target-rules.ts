@@ -1,4 +1,4 @@
-import { serverUrlProblem } from "../targets/server-url.js";
+import { serverUrlProblem } from "../lib/server-url.js";
 import { PLEX_ENTRY_AFTER_SCAN_KEYS, PLEX_TARGET_NAMES } from "./defaults.js";
 import { checkPathMappings } from "./mapping-rules.js";
 import type { Config, TargetConfig } from "./types.js";

@@ -1,6 +1,5 @@
 import { isIP } from "node:net";
-import { SECRET_KEYS } from "./mask.js";
-import { LEGACY_KEYS, LEGACY_NOTES, type Spec } from "./schema.js";
+import { holdsSecret, LEGACY_KEYS, LEGACY_NOTES, type Spec } from "./schema.js";
 
 export interface ValidationReport {
   problems: string[];
@@ -13,7 +12,8 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
     report.problems.push(`${at}: ${why}`);
   };
   // A secret's value never appears in a message, even when it is not the type the key takes.
-  const describe = SECRET_KEYS.has(at) ? describeType : describeValue;
+  // A value that is or holds a secret (a target entry given as a string) is described by its type.
+  const describe = holdsSecret(spec) ? describeType : describeValue;
   switch (spec.kind) {
     case "boolean":
       if (typeof value !== "boolean") fail(`must be true or false, got ${describe(value)}`);
@@ -72,7 +72,7 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
 function validateObject(spec: Extract<Spec, { kind: "object" }>, value: unknown, at: string, report: ValidationReport): void {
   const { fields } = spec;
   if (!isPlainObject(value)) {
-    report.problems.push(`${at || "config"}: must be an object, got ${describeValue(value)}`);
+    report.problems.push(`${at || "config"}: must be an object, got ${holdsSecret(spec) ? describeType(value) : describeValue(value)}`);
     return;
   }
   for (const key of spec.required ?? []) {

@@ -4,6 +4,7 @@ import { refreshAccessToken } from "../auth/token-refresh.js";
 import { readToken } from "../auth/token-store.js";
 import { verifyDriveAccess } from "../auth/verify-access.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 const NAME = "drive";
 
@@ -20,7 +21,7 @@ export const driveCheck: DoctorCheck = {
     try {
       return [await check(ctx.config, ctx.paths.tokenFile)];
     } catch (error) {
-      return [{ name: NAME, ok: false, detail: error instanceof Error ? error.message : String(error) }];
+      return [{ name: NAME, ok: false, detail: messageOf(error) }];
     }
   },
 };

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { openPlexLibraryDb } from "../targets/plex/library-db.js";
 import type { DoctorCheck } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 /** PLEX_DATABASE_PATH opens read-only and lists the libraries; a failure matters only where it is read. */
 export const plexDatabaseCheck: DoctorCheck = {
@@ -31,9 +32,7 @@ export const plexDatabaseCheck: DoctorCheck = {
         db.close();
       }
     } catch (error) {
-      return [
-        { name, ok: users.length === 0, detail: `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}` },
-      ];
+      return [{ name, ok: users.length === 0, detail: `${file} cannot be read: ${messageOf(error)}` }];
     }
   },
 };

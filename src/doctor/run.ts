@@ -1,6 +1,8 @@
+import { secretValuesOf } from "../config/secrets.js";
 import type { Config } from "../config/types.js";
 import { resolveTargets, type ResolvedTarget } from "../paths/trace.js";
 import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 /** The context's shared library lookup: the first caller reads, the others wait for the same answer. */
 export function memoLibraries(targets: DoctorContext["targets"]): () => Promise<ResolvedTarget[]> {
@@ -22,9 +24,7 @@ export async function runChecks(checks: readonly DoctorCheck[], ctx: DoctorConte
       try {
         return await check.run(ctx);
       } catch (error) {
-        return [
-          { name: check.name, ok: false, detail: `the check itself failed: ${error instanceof Error ? error.message : String(error)}` },
-        ];
+        return [{ name: check.name, ok: false, detail: `the check itself failed: ${messageOf(error)}` }];
       }
     }),
   );
@@ -33,6 +33,7 @@ export async function runChecks(checks: readonly DoctorCheck[], ctx: DoctorConte
 }
 
 function redactor(config: Config): (text: string) => string {
-  const secrets = [config.SERVER_PASS, config.PLEX_TOKEN, config.CLOUD.CLIENT_SECRET].filter((s) => s.length >= 4);
+  // Longest first, so a secret holding a shorter one is hidden whole.
+  const secrets = secretValuesOf(config).sort((a, b) => b.length - a.length);
   return (text) => secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
 }

@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger.js";
 import { STARTUP_CHECKS } from "./checks.js";
 import { memoLibraries, runChecks } from "./run.js";
 import type { CheckResult, DoctorCheck, DoctorTarget } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface StartupDoctorInput {
   config: Config;
@@ -35,7 +36,7 @@ export async function runStartupDoctor(input: StartupDoctorInput): Promise<Check
     }
     return results;
   } catch (error) {
-    input.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "start-up checks could not run");
+    input.logger.warn({ err: messageOf(error) }, "start-up checks could not run");
     return [];
   }
 }

@@ -1,6 +1,7 @@
 import type { ResolvedTarget } from "../paths/trace.js";
 import { describeLibraries } from "../paths/trace.js";
 import type { CheckResult, DoctorCheck, DoctorTarget } from "./types.js";
+import { messageOf } from "../lib/errors.js";
 
 /** Every target answers, accepts its credentials and may scan (Plex: an admin's token). */
 export const targetsCheck: DoctorCheck = {
@@ -23,7 +24,7 @@ async function checkTarget({ target }: DoctorTarget, resolved: ResolvedTarget | 
     try {
       proven = `, ${await target.checkAccess()}`;
     } catch (error) {
-      return { name, ok: false, detail: `reachable, but ${error instanceof Error ? error.message : String(error)}` };
+      return { name, ok: false, detail: `reachable, but ${messageOf(error)}` };
     }
   }
   const libraries = resolved.libraries;

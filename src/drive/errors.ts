@@ -1,5 +1,6 @@
 import { INVALID_GRANT_ADVICE } from "../auth/errors.js";
 import { isRetryableStatus } from "../lib/http-status.js";
+import { messageOf } from "../lib/errors.js";
 
 /**
  * Drive API failures, classified once here by how the poller reacts:
@@ -39,7 +40,7 @@ export function toDriveApiError(error: unknown, what: string): DriveApiError {
     return new DriveApiError(`${detail}: ${why}. ${INVALID_GRANT_ADVICE}`, "auth", status, "invalid_grant");
   }
   if (status === undefined) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return new DriveApiError(`${detail} (${message})`, "unavailable", undefined, undefined);
   }
   if (status === 429 || (status === 403 && reason !== undefined && RATE_LIMIT_REASONS.has(reason))) {

@@ -13,6 +13,7 @@ import { FolderCache } from "./folder-cache.js";
 import type { MediaIndex } from "./page-handler.js";
 import { pollLog, type PollerDeps } from "./poller.js";
 import { LogStore, migrateDriveTables } from "./store.js";
+import { messageOf } from "../lib/errors.js";
 
 export type { MediaIndex } from "./page-handler.js";
 
@@ -83,7 +84,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
     try {
       watched ??= await listWatchedLogs(poller.api, config.CLOUD, logger);
     } catch (error) {
-      logger.error({ error: describe(error) }, "Could not list the shared drives to watch; retrying at the next poll");
+      logger.error({ error: messageOf(error) }, "Could not list the shared drives to watch; retrying at the next poll");
       finished(false);
       return;
     }
@@ -96,7 +97,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
       } catch (error) {
         ok = false;
         logger.error(
-          { drive: log.name ?? log.logKey, error: describe(error) },
+          { drive: log.name ?? log.logKey, error: messageOf(error) },
           "Drive poll failed; it resumes from the last committed page at the next poll",
         );
       }
@@ -137,8 +138,4 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
       await running;
     },
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

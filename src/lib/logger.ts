@@ -4,30 +4,12 @@ export type Logger = PinoLogger;
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 export type LogFormat = "pretty" | "json";
 
-/** Fields whose values never reach a log line, wherever they appear. */
-const REDACT = [
-  "pass",
-  "SERVER_PASS",
-  "token",
-  "access_token",
-  "refresh_token",
-  "PLEX_TOKEN",
-  "CLIENT_SECRET",
-  "client_secret",
-  "*.SERVER_PASS",
-  "*.PLEX_TOKEN",
-  "*.CLIENT_SECRET",
-  "*.access_token",
-  "*.refresh_token",
-  "TARGETS[*].TOKEN",
-  "TARGETS[*].PASSWORD",
-  "*.TARGETS[*].TOKEN",
-  "*.TARGETS[*].PASSWORD",
-  "RC_PASS",
-  "*.RC_PASS",
-  "NOTIFICATIONS[*].URL",
-  "*.NOTIFICATIONS[*].URL",
-];
+/**
+ * Fields of the wire formats whose values never reach a log line, wherever
+ * they appear (OAuth answers, the pass). The config's secrets come from its
+ * schema (config/secrets.ts secretLogPaths), passed in `redact`.
+ */
+const REDACT = ["pass", "token", "access_token", "refresh_token", "client_secret", "*.access_token", "*.refresh_token"];
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -35,13 +17,15 @@ export interface LoggerOptions {
   color?: boolean;
   /** Where lines go; defaults to stderr so stdout stays for command output. */
   destination?: NodeJS.WritableStream;
+  /** More field paths (pino syntax) whose values are replaced by "[redacted]": the config's secrets. */
+  redact?: readonly string[];
 }
 
 /** The service logger: readable in a terminal, one JSON object per line when asked. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
   const destination = options.destination ?? process.stderr;
-  const base = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: undefined };
+  const base = { level, redact: { paths: [...REDACT, ...(options.redact ?? [])], censor: "[redacted]" }, base: undefined };
   if (options.format === "json") return pino(base, jsonStream(destination));
   return pino(base, prettyStream(destination, options.color ?? false));
 }

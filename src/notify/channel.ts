@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger.js";
 import { addToBatch, emptyBatch, isEmpty, type Batch } from "./batch.js";
 import type { NotifyEvent } from "./events.js";
 import type { SendResult } from "./send.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface ChannelPolicy {
   /** A message carries what came in during this window; two messages are at least this far apart. */
@@ -87,7 +88,7 @@ export class Channel {
   private attempt(batch: Batch, n: number): void {
     const run = this.deps
       .send(batch)
-      .catch((error: unknown): SendResult => ({ kind: "retry", reason: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown): SendResult => ({ kind: "retry", reason: messageOf(error) }))
       .then((result) => this.settle(batch, n, result));
     const tracked: Promise<void> = run.finally(() => {
       if (this.inFlight === tracked) this.inFlight = undefined;

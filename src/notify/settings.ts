@@ -24,21 +24,3 @@ export function channelsOf(config: Pick<Config, "NOTIFICATIONS">): NotificationC
     events: new Set(entry.EVENTS ?? NOTIFICATION_EVENTS),
   }));
 }
-
-/** Every secret of the config a message could echo (an error text quoting a token, say): they are masked out of every message. */
-export function secretsOf(config: Config): string[] {
-  return [
-    config.SERVER_PASS,
-    config.PLEX_TOKEN,
-    config.CLOUD.CLIENT_SECRET,
-    config.RCLONE.RC_CACHE_REFRESH.RC_PASS,
-    ...config.TARGETS.flatMap((t) => [t.TOKEN, t.PASSWORD]),
-    ...config.NOTIFICATIONS.flatMap((n) => (URL.canParse(n.URL) ? tokenLike(new URL(n.URL)) : [])),
-  ].filter((s) => s.length >= 4);
-}
-
-/** Parts of a receiver's URL long enough to be a token (Discord's is 68 characters); "/hooks" is not masked everywhere. */
-function tokenLike(url: URL): string[] {
-  const parts = [...url.pathname.split("/"), ...[...url.searchParams.values()]];
-  return parts.filter((p) => p.length >= 16);
-}

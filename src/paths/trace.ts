@@ -3,6 +3,7 @@ import { matchIgnoreList } from "./ignore.js";
 import { classifyPath, folderToScan, type PathKind } from "./folder.js";
 import { PathError, type PathMapper } from "./mapper.js";
 import { findLibrariesFor, isWithin } from "./within.js";
+import { messageOf } from "../lib/errors.js";
 
 /**
  * A media server a path is traced to (the one contract, domain.ts): its
@@ -59,7 +60,7 @@ export async function resolveTargets(targets: readonly TraceTarget[]): Promise<R
       try {
         libraries = await t.target.listLibraries();
       } catch (error) {
-        libraries = { error: error instanceof Error ? error.message : String(error) };
+        libraries = { error: messageOf(error) };
       }
       return { name: t.target.name, toTargetPath: (p: string) => t.toTargetPath(p), libraries };
     }),

@@ -5,6 +5,7 @@ import { UserError } from "../domain.js";
 import { lockHolders } from "./lock-holders.js";
 import { migrateQueue } from "./schema.js";
 import { storageTroubleOf } from "./storage-errors.js";
+import { messageOf } from "../lib/errors.js";
 
 export type { Database };
 
@@ -44,7 +45,7 @@ export function openDatabase(file: string): Database {
     migrateQueue(db);
   } catch (error) {
     db?.close();
-    throw new Error(`cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot open the database ${file}: ${messageOf(error)}`);
   }
   return db;
 }
@@ -131,7 +132,7 @@ function failure(file: string, error: unknown): Error {
       1,
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (storageTroubleOf(error) === "full") {
     return new UserError(
       `cannot open the database ${file}: the disk holding ${path.dirname(file)} is full (${message}); free some space there`,

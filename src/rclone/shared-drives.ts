@@ -3,6 +3,7 @@ import { listAllSharedDrives } from "../drive/change-logs.js";
 import { createDriveApi } from "../drive/client.js";
 import { DriveApiError } from "../drive/errors.js";
 import type { SharedDrive } from "../drive/types.js";
+import { messageOf } from "../lib/errors.js";
 
 export type { SharedDrive };
 
@@ -24,7 +25,7 @@ export async function listSharedDrives(apiUrl: string, accessToken: string): Pro
     if (error instanceof DriveApiError && (error.status === 401 || error.status === 403)) {
       throw new SharedDrivesError(`the Drive API refused the token (HTTP ${error.status})`);
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new SharedDrivesError(`could not list the shared drives: ${message}`);
   }
 }

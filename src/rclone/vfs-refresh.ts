@@ -2,6 +2,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { normalizeRemoteDir, type RcClient } from "./rc-client.js";
 import { RcCommandError } from "./rc-errors.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface VfsRefreshOutcome {
   /** Each requested folder now refreshed, with the folder rclone refreshed for it (itself or its nearest existing parent). */
@@ -76,7 +77,7 @@ export function createVfsRefresher(deps: VfsRefresherDeps): VfsRefresher {
       } catch (error) {
         // The VFS set may have changed (a mount added or gone): list it again next time.
         listed = undefined;
-        outcome.unavailable = error instanceof Error ? error.message : String(error);
+        outcome.unavailable = messageOf(error);
         // Reachability and credentials are logged by the client; what is left is ours to say.
         if (error instanceof RcCommandError) report(outcome.unavailable);
       }

@@ -8,6 +8,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/mapper.js";
 import { openPlexLibraryDb } from "../targets/plex/library-db.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface DriveWiring {
   config: Config;
@@ -38,7 +39,7 @@ export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
   try {
     auth = await loadDriveAuth({ config: w.config, tokenFile: w.tokenFile, logger: w.logger });
   } catch (error) {
-    const problem = error instanceof Error ? error.message : String(error);
+    const problem = messageOf(error);
     w.logger.error({ reason: problem }, "drive monitoring is off");
     return { monitor: undefined, problem, stop: async () => undefined };
   }
@@ -78,7 +79,7 @@ function openMediaIndex(file: string, logger: Logger): { index: MediaIndex; clos
     return { index: { hasFile: (p) => db.hasFile(p) }, close: () => db.close() };
   } catch (error) {
     logger.warn(
-      { file, reason: error instanceof Error ? error.message : String(error) },
+      { file, reason: messageOf(error) },
       "Plex database unreadable: every new drive file that passes the filters will be scanned",
     );
     return undefined;

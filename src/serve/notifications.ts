@@ -4,7 +4,8 @@ import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import { createNotifier, type Notifier } from "../notify/notifier.js";
 import { observeQueue } from "../notify/observe-queue.js";
-import { channelsOf, secretsOf } from "../notify/settings.js";
+import { channelsOf } from "../notify/settings.js";
+import { secretValuesOf } from "../config/secrets.js";
 import { watchStates } from "../notify/state-watch.js";
 import type { QueueEvents } from "../queue/events.js";
 import type { DeliveryHandle } from "../queue/scheduler.js";
@@ -49,7 +50,7 @@ export function startNotifications(deps: NotificationsDeps): NotificationsHandle
   }
   const notifier: Notifier = createNotifier({
     channels,
-    secrets: secretsOf(config),
+    secrets: secretValuesOf(config),
     clock,
     logger,
     ...(deps.policy ? { policy: deps.policy } : {}),

@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./http-error.js";
 import { LIMITS } from "./limits.js";
+import { messageOf } from "../lib/errors.js";
 
 /** Largest request body accepted (413 above it). */
 export const BODY_LIMIT_BYTES = LIMITS.bodyBytes;
@@ -83,7 +84,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): ParsedB
     try {
       return { format: "json", value: JSON.parse(text) as unknown };
     } catch (error) {
-      throw new HttpError(400, `the body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw new HttpError(400, `the body is not valid JSON: ${messageOf(error)}`);
     }
   }
   if (type === "application/x-www-form-urlencoded" || type === "" || type === "text/plain") {

@@ -1,5 +1,5 @@
 import { HttpError } from "./http-error.js";
-import type { RequestContext } from "./routes.js";
+import type { RequestContext, Route } from "./types.js";
 
 /** GET /metrics: the Prometheus text format, when METRICS.ENABLED. */
 export async function handleMetrics({ res, deps }: RequestContext): Promise<void> {
@@ -12,3 +12,5 @@ export async function handleMetrics({ res, deps }: RequestContext): Promise<void
   });
   res.end(text);
 }
+
+export const metricsRoutes: Route[] = [{ methods: ["GET"], path: "/metrics", auth: "none", handler: handleMetrics }];

@@ -1,43 +1,23 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseScanRequest } from "../triggers/index.js";
-import type { ScanServerDeps } from "./app.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
 import { listSome } from "../ingest/list-some.js";
 import { ingestTrigger, requestOutcomeOf } from "./ingest-trigger.js";
 import { LIMITS } from "./limits.js";
-import { evaluateHealth } from "./health.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
-import { crossSiteRefusal, FORM_TOKEN_FIELD, type FormToken } from "./same-origin.js";
+import { crossSiteRefusal, FORM_TOKEN_FIELD } from "./same-origin.js";
 import { renderManualPage } from "./views/manual-page.js";
-import type { LiveEvents } from "./dashboard/events.js";
 import { handleDashboardPage, pendingPageJson } from "./dashboard/routes.js";
+import type { RequestContext, Route } from "./types.js";
 import { renderResultPage } from "./views/result-page.js";
 
-/** One request as the route handlers see it. */
-export interface RequestContext {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  /** Read when the request arrived: the socket is gone once the client is. */
-  remote: string | undefined;
-  deps: ScanServerDeps;
-  formToken: FormToken;
-  /** The dashboard's event streams, when the dashboard is served. */
-  live?: LiveEvents;
-  /** Who is logged in to the dashboard, when a login is configured. */
-  user?: string;
-}
-
-/** GET /health: no pass, no secrets. */
-export function handleHealth({ res, deps }: RequestContext): void {
-  const queue = { pending: deps.queue.countPending(), failed: deps.queue.countFailed() };
-  if (deps.health) {
-    const verdict = evaluateHealth({ ...deps.health(), queue });
-    return sendJson(res, verdict.httpStatus, verdict.body);
-  }
-  sendJson(res, 200, { status: "ok", ...queue, ...deps.status?.() });
-}
+/** The webhook, manual-scan and queue API routes: SERVER_PASS in the path is their key. */
+export const serviceRoutes: Route[] = [
+  { methods: ["GET", "HEAD"], path: "/:pass", auth: "login", part: "page", handler: handleManualPage },
+  { methods: ["POST", "PUT"], path: "/:pass", auth: "pass", handler: handleScanPost },
+  { methods: ["GET", "HEAD"], path: "/:pass/api/queue", auth: "login", part: "api", handler: handleQueueApi },
+  { methods: ["GET", "POST"], path: "/api/:pass", auth: "pass", handler: handleLegacyApi },
+];
 
 /** POST /<pass>: a webhook or a manual request, answered only after the queue committed it. */
 export async function handleScanPost({ req, res, deps, remote, formToken }: RequestContext): Promise<void> {

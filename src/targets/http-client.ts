@@ -1,5 +1,6 @@
 import { TargetUnavailableError } from "../domain.js";
 import { errorForFailure, errorForStatus, isTargetError, redactSecrets, type ServerLabel } from "./http-errors.js";
+import { messageOf } from "../lib/errors.js";
 
 /** 30 s: a media server that has not answered by then is treated as down, so it never holds a delivery slot. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -88,7 +89,7 @@ export class HttpClient {
     try {
       return parse();
     } catch (error) {
-      const reason = error instanceof SyntaxError ? "the body is not JSON" : error instanceof Error ? error.message : String(error);
+      const reason = error instanceof SyntaxError ? "the body is not JSON" : messageOf(error);
       throw this.unavailable(`gave an unreadable answer when asked to ${action}: ${reason}`);
     }
   }

@@ -1,7 +1,9 @@
 import type { Library } from "../domain.js";
 import { systemClock, type Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
+import { SingleFlight } from "../lib/single-flight.js";
 import { findLibrariesFor } from "../paths/index.js";
+import { namedMessageOf } from "../lib/errors.js";
 
 export interface LibraryCacheOptions {
   /** Asks the media server for its libraries; throws a Target*Error when it cannot. */
@@ -45,7 +47,7 @@ export class LibraryCache {
   private cached: { libraries: Library[]; fetchedAt: number } | undefined;
   private stale = false;
   private lastAttemptAt = -Infinity;
-  private inflight: Promise<Library[]> | undefined;
+  private readonly fetching = new SingleFlight<Library[]>();
   private timer: unknown;
 
   constructor(options: LibraryCacheOptions) {
@@ -71,13 +73,10 @@ export class LibraryCache {
 
   /** Asks the server now; concurrent callers share one request. Throws what the fetch threw. */
   fetchNow(): Promise<Library[]> {
-    if (!this.inflight) {
+    return this.fetching.run(() => {
       this.lastAttemptAt = this.clock.now();
-      this.inflight = this.fetchOnce().finally(() => {
-        this.inflight = undefined;
-      });
-    }
-    return this.inflight;
+      return this.fetchOnce();
+    });
   }
 
   /**
@@ -86,7 +85,7 @@ export class LibraryCache {
    * path: the HTTP side's LibraryCatalog, delivery's librariesFor().
    */
   async refreshLibraries(): Promise<void> {
-    if (!this.inflight && this.clock.now() - this.lastAttemptAt < this.missRefetchMs) return;
+    if (!this.fetching.running && this.clock.now() - this.lastAttemptAt < this.missRefetchMs) return;
     await this.fetchNow().catch((error: unknown) => this.warn(error, "could not refetch the libraries"));
   }
 
@@ -139,7 +138,7 @@ export class LibraryCache {
   }
 
   private warn(error: unknown, message: string, folder?: string): void {
-    const err = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const err = namedMessageOf(error);
     this.logger?.warn({ target: this.name, ...(folder === undefined ? {} : { folder }), err }, message);
   }
 }

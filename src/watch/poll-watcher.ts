@@ -5,6 +5,7 @@ import { Settler, type PendingFile } from "./settle.js";
 import type { DirSnap, WatchStore } from "./store.js";
 import { WatchState } from "./watch-state.js";
 import type { WatcherDeps } from "./watcher-deps.js";
+import { messageOf } from "../lib/errors.js";
 
 export interface PollWatcherDeps extends WatcherDeps {
   store: WatchStore;
@@ -43,7 +44,7 @@ export class PollWatcher {
   runRound(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.running ??= this.round()
-      .catch((error: unknown) => this.deps.logger.error({ root: this.deps.root.root, err: describe(error) }, "watch round failed"))
+      .catch((error: unknown) => this.deps.logger.error({ root: this.deps.root.root, err: messageOf(error) }, "watch round failed"))
       .finally(() => {
         this.running = undefined;
         this.schedule(this.deps.root.intervalMs);
@@ -127,8 +128,4 @@ async function runRootCheck(fs: WatchFs, root: string): Promise<"ok" | "root-mis
   const entries = await fs.readdir(root).catch(() => undefined);
   if (entries === undefined) return "root-missing";
   return entries.length === 0 ? "root-empty" : "ok";
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

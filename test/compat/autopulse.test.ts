@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createBasicAuth } from "../../src/server/compat/basic-auth.js";
+import { createBasicAuth } from "../../src/auth/basic-auth.js";
 import { createHashCheck, nodeHashFs, type HashCheck, type HashFs } from "../../src/server/compat/hash-check.js";
 import { createLocalPathMapper } from "../../src/paths/local.js";
 import { tempDir } from "../helpers/cli.js";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { parseConfigText } from "../../src/config/load.js";
 import { maskConfig } from "../../src/config/mask.js";
-import { channelsOf, secretsOf } from "../../src/notify/settings.js";
+import { secretValuesOf } from "../../src/config/secrets.js";
+import { channelsOf } from "../../src/notify/settings.js";
 import { PASS, problemsIn } from "./helpers.js";
 
 const DISCORD = "https://discord.com/api/webhooks/1234567890/AbCdEf-webhook-token";
@@ -78,6 +79,6 @@ describe("NOTIFICATIONS keys", () => {
         NOTIFICATIONS: [{ URL: DISCORD }, { URL: "https://hooks.example.com/hooks" }],
       }),
     );
-    expect(secretsOf(config).sort()).toEqual([PASS, "AbCdEf-webhook-token", "plex-admin-token"].sort());
+    expect(secretValuesOf(config).sort()).toEqual([PASS, "AbCdEf-webhook-token", "plex-admin-token"].sort());
   });
 });

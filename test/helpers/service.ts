@@ -1,3 +1,4 @@
+import { secretLogPaths } from "../../src/config/secrets.js";
 import { mkdirSync } from "node:fs";
 import Database from "better-sqlite3";
 import { Writable } from "node:stream";
@@ -84,7 +85,7 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
       done();
     },
   });
-  const logger = createLogger({ level: "debug", format: "json", destination });
+  const logger = createLogger({ level: "debug", format: "json", destination, redact: secretLogPaths() });
   const service = await startService({
     config,
     paths,

@@ -55,7 +55,11 @@ describe("the time Plex took to confirm a scan", () => {
   });
 
   it("shows on the dashboard next to each confirmed delivery, and not for one never confirmed", () => {
-    const html = renderHistory([scan([delivery("plex", 72_000), delivery("jellyfin", null)])], { now: NOW, prefix: "./", formToken: "t" });
+    const html = renderHistory([scan([delivery("plex", 72_000), delivery("jellyfin", null)])], {
+      now: NOW,
+      prefix: "./",
+      formToken: "t",
+    }).text;
     expect(html).toMatch(
       /data-target="plex"><b>plex<\/b>: <span class="state-done">done<\/span> <small class="confirmed-after">confirmed in 1 min 12 s<\/small>/,
     );

@@ -44,7 +44,13 @@ async function countWork(created: number) {
   const { queue } = createQueue({ db, delayMs: 60_000 });
   const mapper = createPathMapper({ "/data/TV/": ["/tv/"] });
   let mapped = 0;
-  const counting = { ...mapper, explain: (path: string) => (mapped++, mapper.explain(path)) };
+  const counting = {
+    ...mapper,
+    explain: (path: string) => {
+      mapped++;
+      return mapper.explain(path);
+    },
+  };
   const libraries = { knownLibraries: () => LIBRARIES, refreshLibraries: async () => undefined };
   const before = statements;
   const sink = { enqueue: async (requests: Parameters<typeof queue.enqueue>[0]) => queue.enqueue(requests) };

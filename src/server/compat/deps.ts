@@ -3,7 +3,7 @@ import type { LibraryCatalog } from "../../domain.js";
 import { libraryRootsOf } from "../../ingest/library-check.js";
 import type { Clock } from "../../lib/clock.js";
 import { createLocalPathMapper } from "../../paths/local.js";
-import { createBasicAuth, type BasicAuth } from "./basic-auth.js";
+import { createBasicAuth, type BasicAuth } from "../../auth/basic-auth.js";
 import { createHashCheck, type HashCheck } from "./hash-check.js";
 
 /** What the /triggers/* routes need beyond the scan server's own deps. */

@@ -4,7 +4,7 @@ import { PathError } from "../../paths/mapper.js";
 import { parseATrain } from "../../triggers/a-train.js";
 import { parseScanRequest, type TriggerResult } from "../../triggers/index.js";
 import { parseQueryPaths } from "../../triggers/query.js";
-import type { ScanServerDeps } from "../app.js";
+import type { ScanServerDeps } from "../types.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "../body.js";
 import { HttpError } from "../http-error.js";
 import { ingestTrigger } from "../ingest-trigger.js";

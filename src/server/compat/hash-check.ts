@@ -4,6 +4,7 @@ import { open, realpath } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import type { LocalPath } from "../../paths/local.js";
 import { isWithin } from "../../paths/index.js";
+import { messageOf } from "../../lib/errors.js";
 
 /**
  * What the check found. Only "match" depends on what the file holds: a file
@@ -142,5 +143,5 @@ function refused(detail: string): HashVerdict {
 
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
+  return code ?? messageOf(error);
 }

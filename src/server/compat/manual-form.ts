@@ -1,3 +1,4 @@
+import { html } from "../../lib/html.js";
 import { page } from "../views/html.js";
 
 /**
@@ -7,7 +8,7 @@ import { page } from "../views/html.js";
 export function renderManualForm(): string {
   return page(
     "scanarr — manual scan",
-    `<h1>scanarr — manual scan</h1>
+    html`<h1>scanarr — manual scan</h1>
 <form method="post" action="" style="flex-direction:column">
   <label for="dir">Folders to scan, one per line</label>
   <textarea id="dir" name="dir" rows="6" required placeholder="/mnt/unionfs/Media/TV/Show/Season 1"></textarea>

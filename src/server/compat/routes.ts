@@ -1,65 +1,62 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ScanServerDeps } from "../app.js";
+import type { IncomingMessage } from "node:http";
 import { HttpError } from "../http-error.js";
+import { crossSiteRefusal } from "../same-origin.js";
+import type { RequestContext, Route, ScanServerDeps } from "../types.js";
+import type { CompatDeps } from "./deps.js";
 import { handleATrain, handleManual, handleNamed } from "./handlers.js";
 
-/** How the caller proved itself: HTTP Basic on `/triggers/…`, or the pass in `/<pass>/triggers/…`. */
-export type TriggerAuth = "basic" | "pass";
+const compatServed = (deps: ScanServerDeps) => deps.compat !== undefined;
 
 /**
- * The autoscan- and autopulse-compatible routes. `rest` is the path after
- * `triggers`: `[manual]`, `[a-train, <drive>]` or `[<name>]`.
+ * The autoscan- and autopulse-compatible routes, twice: with HTTP Basic on the
+ * bare path (`/triggers/…`), and with the pass as the first segment
+ * (`/<pass>/triggers/…`). Served only when the compat deps are built.
  */
-export async function handleTriggers(
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  rest: string[],
-  deps: ScanServerDeps,
-  auth: TriggerAuth,
-): Promise<void> {
-  const compat = deps.compat;
+export const compatRoutes: Route[] = (
+  [
+    ["", "basic"],
+    ["/:pass", "pass"],
+  ] as const
+).flatMap(([prefix, auth]): Route[] => [
+  { methods: "*", path: `${prefix}/triggers/manual`, auth, served: compatServed, guard: refuseCrossSite, handler: manual },
+  { methods: ["POST"], path: `${prefix}/triggers/a-train/:drive`, auth, served: compatServed, guard: refuseCrossSite, handler: aTrain },
+  { methods: "*", path: `${prefix}/triggers/:name`, auth, served: compatServed, guard: refuseCrossSite, handler: named },
+]);
+
+function withCompat(ctx: RequestContext): ScanServerDeps & { compat: CompatDeps } {
+  const compat = ctx.deps.compat;
   if (compat === undefined) throw new HttpError(404, "no such route");
-  refuseCrossSite(req);
-  if (auth === "basic") {
-    const verdict = await compat.basicAuth.check(req.headers.authorization, req.socket.remoteAddress ?? "unknown");
-    if (!verdict.ok) {
-      if (verdict.challenge) res.setHeader("www-authenticate", 'Basic realm="scanarr", charset="UTF-8"');
-      if (verdict.retryAfterSeconds !== undefined) res.setHeader("retry-after", String(verdict.retryAfterSeconds));
-      if (verdict.status === 429)
-        deps.logger.warn({ remote: req.socket.remoteAddress }, "too many failed logins on /triggers; refusing for a while");
-      throw new HttpError(verdict.status, verdict.reason);
-    }
-  }
-  const withCompat = { ...deps, compat };
-  const [name, drive, ...extra] = rest;
-  if (name === undefined) throw new HttpError(404, "name a trigger: /triggers/<name>");
-  if (name === "a-train") {
-    if (drive === undefined || extra.length > 0) throw new HttpError(404, "the A-Train route is /triggers/a-train/<drive>");
-    return handleATrain(req, res, drive, withCompat);
-  }
-  if (drive !== undefined) throw new HttpError(404, "no such route");
-  if (name === "manual") return handleManual(req, res, url, withCompat);
-  const type = compat.triggers.get(name);
+  return { ...ctx.deps, compat };
+}
+
+function manual(ctx: RequestContext): Promise<void> {
+  return handleManual(ctx.req, ctx.res, ctx.url, withCompat(ctx));
+}
+
+function aTrain(ctx: RequestContext): Promise<void> {
+  return handleATrain(ctx.req, ctx.res, ctx.params.drive ?? "", withCompat(ctx));
+}
+
+function named(ctx: RequestContext): Promise<void> {
+  const deps = withCompat(ctx);
+  const name = ctx.params.name ?? "";
+  if (name === "a-train") throw new HttpError(404, "the A-Train route is /triggers/a-train/<drive>");
+  const type = deps.compat.triggers.get(name);
   if (type === undefined) {
     throw new HttpError(
       404,
-      `no trigger named ${JSON.stringify(name.slice(0, 64))}; configured: ${[...compat.triggers.keys(), "manual", "a-train/<drive>"].join(", ")}`,
+      `no trigger named ${JSON.stringify(name.slice(0, 64))}; configured: ${[...deps.compat.triggers.keys(), "manual", "a-train/<drive>"].join(", ")}`,
     );
   }
-  return handleNamed(req, res, url, name, type, withCompat);
+  return handleNamed(ctx.req, ctx.res, ctx.url, name, type, deps);
 }
 
 /**
- * Browsers attach remembered Basic credentials to cross-site requests too, so
- * a page elsewhere could make a logged-in browser queue scans. Webhook senders
- * send neither header; browsers always send one of them on a POST.
+ * Browsers attach remembered Basic credentials to cross-site requests too, and
+ * a GET with `?path=` queues: the one cross-site policy (same-origin.ts) for
+ * every method, without the form token (webhook senders send no such headers).
  */
 function refuseCrossSite(req: IncomingMessage): void {
-  const refused = new HttpError(403, "cross-site requests are refused");
-  if (req.headers["sec-fetch-site"] === "cross-site") throw refused;
-  const origin = req.headers.origin;
-  if (origin === undefined || req.method === "GET" || req.method === "HEAD") return;
-  // "null" (sandboxed frames, file://) does not parse and is refused with the rest.
-  if ((URL.canParse(origin) ? new URL(origin).host : "") !== req.headers.host) throw refused;
+  const refusal = crossSiteRefusal(req, false);
+  if (refusal !== undefined) throw new HttpError(403, refusal);
 }

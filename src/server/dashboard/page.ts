@@ -1,6 +1,7 @@
 import type { PathTrace } from "../../paths/trace.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
-import { escapeHtml, page } from "../views/html.js";
+import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
+import { page } from "../views/html.js";
 import type { DashboardDeps } from "./deps.js";
 import { type DashboardQuery, historyCursorText, pendingCursorText, withParams } from "./query.js";
 import { renderHistory, renderPending, type ViewContext } from "./tables.js";
@@ -18,49 +19,50 @@ export interface PageInput {
 }
 
 /** The parts that change: status, queue and history. The script swaps this element when the queue changes. */
-export function renderLive({ deps, query, params, view }: PageInput): string {
+export function renderLive(input: PageInput): string {
+  return liveHtml(input).text;
+}
+
+function liveHtml({ deps, query, params, view }: PageInput): SafeHtml {
   const counts = deps.browser.counts();
   const pending = deps.browser.pending(query.limit, query.pendingAfter);
   const history = deps.browser.history(query.filter, query.limit, query.after);
   const status = deps.status();
-  const targets = Object.entries(status.targets)
-    .map(
-      ([name, t]) =>
-        `<li data-target="${escapeHtml(name)}"><b>${escapeHtml(name)}</b>: <span class="state-${escapeHtml(t.state)}">${escapeHtml(t.state)}</span>${t.failures > 0 ? `, ${t.failures} failures in a row` : ""}</li>`,
-    )
-    .join("");
-  const countText = Object.entries(counts)
-    .map(([state, n]) => `<span data-count="${escapeHtml(state)}">${escapeHtml(state)}: ${n}</span>`)
-    .join(" · ");
-  const pendingNext = pending.next
-    ? `<a href="${withParams(params, { pafter: pendingCursorText(pending.next) })}" id="pending-next">next page</a>`
-    : "";
-  const historyNext = history.next
-    ? `<a href="${withParams(params, { after: historyCursorText(history.next) })}" id="history-next">next page</a>`
-    : "";
-  return `<div id="live" data-updated="${new Date(view.now).toISOString()}">
-<section id="status"><h2>At a glance</h2><p id="counts">${countText}</p><ul id="targets">${targets || "<li>no target</li>"}</ul>
-${status.drive === undefined ? "" : `<p id="drive">drive monitor: <code>${escapeHtml(JSON.stringify(status.drive))}</code></p>`}
+  const targets = Object.entries(status.targets).map(
+    ([name, t]) =>
+      html`<li data-target="${name}"><b>${name}</b>: <span class="state-${t.state}">${t.state}</span>${t.failures > 0 && `, ${t.failures} failures in a row`}</li>`,
+  );
+  const countText = joinHtml(
+    Object.entries(counts).map(([state, n]) => html`<span data-count="${state}">${state}: ${n}</span>`),
+    " · ",
+  );
+  const pendingNext =
+    pending.next && html`<a href="${withParams(params, { pafter: pendingCursorText(pending.next) })}" id="pending-next">next page</a>`;
+  const historyNext =
+    history.next && html`<a href="${withParams(params, { after: historyCursorText(history.next) })}" id="history-next">next page</a>`;
+  return html`<div id="live" data-updated="${new Date(view.now).toISOString()}">
+<section id="status"><h2>At a glance</h2><p id="counts">${countText}</p><ul id="targets">${targets.length > 0 ? targets : html`<li>no target</li>`}</ul>
+${status.drive !== undefined && html`<p id="drive">drive monitor: <code>${JSON.stringify(status.drive)}</code></p>`}
 <p><small>updated ${timeTag(view.now, view.now)}</small></p></section>
-<section><h2>Queue</h2>${renderPending(pending.scans, view)}${query.pendingAfter ? ` <a href="${withParams(params, { pafter: undefined })}">first page</a>` : ""} ${pendingNext}</section>
-<section><h2>History</h2>${renderHistory(history.scans, view)}${query.after ? ` <a href="${withParams(params, { after: undefined })}">first page</a>` : ""} ${historyNext}</section>
+<section><h2>Queue</h2>${renderPending(pending.scans, view)}${query.pendingAfter && html` <a href="${withParams(params, { pafter: undefined })}">first page</a>`} ${pendingNext}</section>
+<section><h2>History</h2>${renderHistory(history.scans, view)}${query.after && html` <a href="${withParams(params, { after: undefined })}">first page</a>`} ${historyNext}</section>
 </div>`;
 }
 
-function filterForm(input: PageInput): string {
+function filterForm(input: PageInput): SafeHtml {
   const { filter } = input.query;
   const option = (value: string, current: string | undefined, label = value) =>
-    `<option value="${escapeHtml(value)}"${value === (current ?? "") ? " selected" : ""}>${escapeHtml(label)}</option>`;
-  const states = ["", "done", "unconfirmed", "failed", "cancelled"].map((s) => option(s, filter.state, s || "any state")).join("");
-  const sources = ["", "sonarr", "radarr", "lidarr", "readarr", "manual", "watch", "drive"]
-    .map((s) => option(s, filter.source, s || "any source"))
-    .join("");
-  const targets = ["", ...input.deps.targetNames()].map((s) => option(s, filter.target, s || "any target")).join("");
-  return `<form method="get" action="" id="filter"><select name="state">${states}</select><select name="source">${sources}</select>
-<select name="target">${targets}</select><input type="text" name="q" placeholder="folder contains" value="${escapeHtml(filter.text ?? "")}"><button type="submit">Filter history</button></form>`;
+    html`<option value="${value}"${value === (current ?? "") && html` selected`}>${label}</option>`;
+  const states = ["", "done", "unconfirmed", "failed", "cancelled"].map((s) => option(s, filter.state, s || "any state"));
+  const sources = ["", "sonarr", "radarr", "lidarr", "readarr", "manual", "watch", "drive"].map((s) =>
+    option(s, filter.source, s || "any source"),
+  );
+  const targets = ["", ...input.deps.targetNames()].map((s) => option(s, filter.target, s || "any target"));
+  return html`<form method="get" action="" id="filter"><select name="state">${states}</select><select name="source">${sources}</select>
+<select name="target">${targets}</select><input type="text" name="q" placeholder="folder contains" value="${filter.text ?? ""}"><button type="submit">Filter history</button></form>`;
 }
 
-function traceResult(trace: PathTrace | undefined): string {
+function traceResult(trace: PathTrace | undefined): SafeHtml | "" {
   if (!trace) return "";
   const lines = [`input: ${trace.input}`];
   if (trace.error) lines.push(`cannot be scanned: ${trace.error}`);
@@ -74,33 +76,33 @@ function traceResult(trace: PathTrace | undefined): string {
         ? `${t.target}: ${t.path} → library ${t.library.title} (${t.library.location})`
         : `${t.target}: ${t.path} → not scanned: ${t.why}`,
     );
-  return `<pre id="trace">${escapeHtml(lines.join("\n"))}</pre>`;
+  return html`<pre id="trace">${lines.join("\n")}</pre>`;
 }
 
-function done(params: URLSearchParams): string {
+function done(params: URLSearchParams): SafeHtml | "" {
   const message = params.get("done");
-  return message ? `<p class="notice" id="action-result">${escapeHtml(message.slice(0, 300))}</p>` : "";
+  return message ? html`<p class="notice" id="action-result">${message.slice(0, 300)}</p>` : "";
 }
 
 export function renderDashboard(input: PageInput): string {
   const { view } = input;
-  const token = `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(view.formToken)}">`;
+  const token = html`<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${view.formToken}">`;
   const manual = input.allowManual
-    ? `<form method="post" action="" id="manual"><input type="hidden" name="eventType" value="Manual">${token}
+    ? html`<form method="post" action="" id="manual"><input type="hidden" name="eventType" value="Manual">${token}
 <label for="filepath" hidden>Path to scan</label><input type="text" id="filepath" name="filepath" required placeholder="/data/Movies/Movie Name (2010)/ — a media-server, mount or drive path">
 <button type="submit" id="submit">Scan</button></form><p>A file is scanned through its folder. Paths are rewritten by SERVER_PATH_MAPPINGS.</p>`
-    : "<p>Manual scans are off (SERVER_ALLOW_MANUAL_SCAN).</p>";
-  const logout = input.user
-    ? `<form method="post" action="${view.prefix}logout" id="logout">${token}<span>logged in as ${escapeHtml(input.user)}</span> <button type="submit">Log out</button></form>`
-    : "";
+    : html`<p>Manual scans are off (SERVER_ALLOW_MANUAL_SCAN).</p>`;
+  const logout =
+    input.user &&
+    html`<form method="post" action="${view.prefix}logout" id="logout">${token}<span>logged in as ${input.user}</span> <button type="submit">Log out</button></form>`;
   return page(
     "scanarr — manual scan and queue",
-    `<h1>scanarr — manual scan and queue</h1>
+    html`<h1>scanarr — manual scan and queue</h1>
 ${logout}${done(input.params)}${manual}
-<form method="get" action="" id="tester"><label for="trace-path" hidden>Path to trace</label><input type="text" id="trace-path" name="trace" placeholder="path to trace, as scanarr map does" value="${escapeHtml(input.trace?.input ?? "")}"><button type="submit">Trace</button></form>
+<form method="get" action="" id="tester"><label for="trace-path" hidden>Path to trace</label><input type="text" id="trace-path" name="trace" placeholder="path to trace, as scanarr map does" value="${input.trace?.input ?? ""}"><button type="submit">Trace</button></form>
 ${traceResult(input.trace)}
 ${filterForm(input)}
-${renderLive(input)}
+${liveHtml(input)}
 <form method="post" action="${view.prefix}actions/clear-history" id="clear" class="action" data-action="clear-history">${token}
 <label>Clear history older than <input type="number" name="days" min="1" step="1" value="30" required style="width:5rem"> days</label> <button type="submit">Clear</button></form>
 <script src="${view.prefix}dashboard.js" defer></script>`,

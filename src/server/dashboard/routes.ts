@@ -3,7 +3,7 @@ import type { ListedScan } from "../../queue/history.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody } from "../body.js";
 import { HttpError } from "../http-error.js";
 import { sendJson } from "../respond.js";
-import type { RequestContext } from "../routes.js";
+import type { RequestContext, Route } from "../types.js";
 import { crossSiteRefusal, FORM_TOKEN_FIELD } from "../same-origin.js";
 import { renderResultPage } from "../views/result-page.js";
 import { CLIENT_SCRIPT } from "./client-script.js";
@@ -15,7 +15,7 @@ import { isoOrNull } from "./time.js";
 // Our own script and the event stream are the only things besides the page itself.
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'";
-const ACTIONS = new Set(["scan-now", "retry", "cancel", "clear-history"]);
+const ACTIONS = ["scan-now", "retry", "cancel", "clear-history"] as const;
 const DAY_MS = 86_400_000;
 /** A century: more than any history holds, and far from where `days * DAY_MS` stops being exact. */
 const MAX_HISTORY_DAYS = 36_500;
@@ -62,26 +62,35 @@ export function handleDashboardPage(ctx: RequestContext, pass: string): void {
   send(ctx.res, 200, "text/html; charset=utf-8", renderDashboard(pageInput(ctx, deps, prefixOf(ctx, pass))));
 }
 
-/** /<pass>/<rest…>: the dashboard's other routes. */
-export async function handleDashboardRoute(ctx: RequestContext, rest: string[]): Promise<void> {
-  const deps = need(ctx);
-  const method = ctx.req.method ?? "GET";
-  const [first, second] = rest;
-  const get = method === "GET" || method === "HEAD";
-  if (get && rest.length === 1 && first === "dashboard.js") return send(ctx.res, 200, "text/javascript; charset=utf-8", CLIENT_SCRIPT);
-  if (get && rest.length === 1 && first === "fragment")
-    return send(ctx.res, 200, "text/html; charset=utf-8", renderLive(pageInput(ctx, deps, "./")));
-  if (get && rest.length === 1 && first === "events")
-    return ctx.live?.open(ctx.res, () => (ctx.req.socket as { server?: { listening: boolean } }).server?.listening ?? false);
-  if (get && rest.length === 2 && first === "api" && second === "history") return sendHistory(ctx, deps);
-  if (rest.length === 2 && first === "actions" && ACTIONS.has(second ?? "")) {
-    if (method !== "POST") {
-      ctx.res.setHeader("allow", "POST");
-      throw new HttpError(405, "use POST");
-    }
-    return runAction(ctx, deps, second as string);
-  }
-  throw new HttpError(404, "no such route");
+/** The dashboard's own routes besides its page (GET /<pass>, in ../routes.ts). */
+export const dashboardRoutes: Route[] = [
+  { methods: ["GET", "HEAD"], path: "/:pass/dashboard.js", auth: "login", part: "data", handler: sendScript },
+  { methods: ["GET", "HEAD"], path: "/:pass/fragment", auth: "login", part: "data", handler: sendFragment },
+  { methods: ["GET", "HEAD"], path: "/:pass/events", auth: "login", part: "data", handler: openEvents },
+  { methods: ["GET", "HEAD"], path: "/:pass/api/history", auth: "login", part: "api", handler: (ctx) => sendHistory(ctx, need(ctx)) },
+  ...ACTIONS.map(
+    (action): Route => ({
+      methods: ["POST"],
+      path: `/:pass/actions/${action}`,
+      auth: "login",
+      part: "action",
+      handler: (ctx) => runAction(ctx, need(ctx), action),
+    }),
+  ),
+];
+
+function sendScript(ctx: RequestContext): void {
+  need(ctx);
+  send(ctx.res, 200, "text/javascript; charset=utf-8", CLIENT_SCRIPT);
+}
+
+function sendFragment(ctx: RequestContext): void {
+  send(ctx.res, 200, "text/html; charset=utf-8", renderLive(pageInput(ctx, need(ctx), "./")));
+}
+
+function openEvents(ctx: RequestContext): void {
+  need(ctx);
+  ctx.live?.open(ctx.res, () => (ctx.req.socket as { server?: { listening: boolean } }).server?.listening ?? false);
 }
 
 function sendHistory(ctx: RequestContext, deps: DashboardDeps): void {

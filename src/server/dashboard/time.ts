@@ -1,4 +1,4 @@
-import { escapeHtml } from "../views/html.js";
+import { html, type SafeHtml } from "../../lib/html.js";
 
 /** "in 2 min", "3 h ago", "now": how far `then` is from `now`. */
 export function relativeTime(then: number, now: number): string {
@@ -11,10 +11,10 @@ export function relativeTime(then: number, now: number): string {
 }
 
 /** A <time> element: the relative time, the exact ISO 8601 time on hover and in `datetime` (the script refreshes the text). */
-export function timeTag(then: number | null | undefined, now: number): string {
-  if (then === null || then === undefined) return "—";
+export function timeTag(then: number | null | undefined, now: number): SafeHtml {
+  if (then === null || then === undefined) return html`—`;
   const iso = new Date(then).toISOString();
-  return `<time datetime="${iso}" title="${iso}">${escapeHtml(relativeTime(then, now))}</time>`;
+  return html`<time datetime="${iso}" title="${iso}">${relativeTime(then, now)}</time>`;
 }
 
 export function isoOrNull(ms: number | null | undefined): string | null {

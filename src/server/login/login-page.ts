@@ -1,5 +1,6 @@
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
-import { escapeHtml, page } from "../views/html.js";
+import { html } from "../../lib/html.js";
+import { page } from "../views/html.js";
 
 export interface LoginPageInput {
   /** Where the form posts, relative to the page's own address. */
@@ -13,13 +14,13 @@ export interface LoginPageInput {
 
 /** The login form: plain HTML, no script. Never echoes a password. */
 export function renderLoginPage(input: LoginPageInput): string {
-  const problem = input.problem ? `<p class="notice error" id="login-problem">${escapeHtml(input.problem)}</p>` : "";
+  const problem = input.problem && html`<p class="notice error" id="login-problem">${input.problem}</p>`;
   return page(
     "scanarr — log in",
-    `<h1>scanarr — log in</h1>
-${problem}<form method="post" action="${escapeHtml(input.action)}" id="login" style="flex-direction:column;max-width:20rem">
-<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(input.formToken)}">
-<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${escapeHtml(input.username ?? "")}">
+    html`<h1>scanarr — log in</h1>
+${problem}<form method="post" action="${input.action}" id="login" style="flex-direction:column;max-width:20rem">
+<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${input.formToken}">
+<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${input.username ?? ""}">
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit" id="login-submit">Log in</button></form>
 <p><small>The login set with <code>scanarr passwd</code>. Sessions live in memory: a restart of scanarr logs you out.</small></p>`,

@@ -2,24 +2,24 @@ import type { ServerResponse } from "node:http";
 import { parseBody, readBody } from "../body.js";
 import { HttpError } from "../http-error.js";
 import { sendHtml } from "../respond.js";
-import type { RequestContext } from "../routes.js";
+import type { DashboardPart, RequestContext, Route, ScanServerDeps } from "../types.js";
 import { crossSiteRefusal, FORM_TOKEN_FIELD } from "../same-origin.js";
 import { renderResultPage } from "../views/result-page.js";
 import { cameOverHttps, clearedSessionCookie, sessionCookie } from "./cookie.js";
 import type { DashboardLogin } from "./dashboard-login.js";
 import { renderLoginPage } from "./login-page.js";
 
-/**
- * What a dashboard request is, for the login: the page (a browser is sent to
- * the form), its script, fragment and event stream (401), the JSON API (401
- * JSON, or HTTP Basic for scripts), an action (a plain form is sent to the
- * form, a script gets 401 JSON or may use HTTP Basic).
- */
-export type DashboardPart = "page" | "data" | "api" | "action";
-
 // A login form is a few hundred bytes; a long password only costs hashing time.
 const LOGIN_BODY_LIMIT = 16_384;
 const FIELD_LIMIT = 1_024;
+
+const loginConfigured = (deps: ScanServerDeps) => deps.login !== undefined;
+
+/** The login form and the logout; without a login configured these addresses do not exist, as before there was one. */
+export const loginRoutes: Route[] = [
+  { methods: ["GET", "HEAD", "POST"], path: "/:pass/login", auth: "pass", served: loginConfigured, handler: handleLogin },
+  { methods: ["POST"], path: "/:pass/logout", auth: "pass", served: loginConfigured, handler: handleLogout },
+];
 
 /**
  * Lets a dashboard request through when no login is configured or it proves

@@ -1,7 +1,8 @@
 import type { QueuedScan } from "../../queue/types.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
 import { confirmedText } from "./elapsed.js";
-import { escapeHtml, page } from "./html.js";
+import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
+import { page } from "./html.js";
 
 /** Longest error text shown per scan; the full text is in /api/queue and the log. */
 const ERROR_SHOWN = 300;
@@ -13,43 +14,40 @@ const ERROR_SHOWN = 300;
  * came from this page.
  */
 export function renderManualPage(recent: QueuedScan[], now: number, formToken: string): string {
-  const rows = recent
-    .map(
-      (scan) =>
-        `<tr><td><code>${escapeHtml(scan.folder)}</code></td><td>${escapeHtml(scan.source)} / ${escapeHtml(scan.event)}</td>` +
-        `<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${confirmedNote(scan)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
-    )
-    .join("\n");
+  const rows = recent.map((scan) => [
+    html`<tr><td><code>${scan.folder}</code></td><td>${scan.source} / ${scan.event}</td>`,
+    html`<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${confirmedNote(scan)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
+  ]);
   return page(
     "scanarr — manual scan",
-    `<h1>scanarr — manual scan</h1>
+    html`<h1>scanarr — manual scan</h1>
 <form method="post" action="">
   <input type="hidden" name="eventType" value="Manual">
-  <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken)}">
+  <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${formToken}">
   <label for="filepath" hidden>Path to scan</label>
   <input type="text" id="filepath" name="filepath" required placeholder="/data/Movies/Movie Name (2010)/ — a media-server, mount or drive path">
   <button type="submit" id="submit">Scan</button>
 </form>
 <p>A file is scanned through its folder. Paths are rewritten by SERVER_PATH_MAPPINGS.</p>
 <h2>Latest scans</h2>
-${recent.length === 0 ? "<p>No scans yet.</p>" : `<table id="recent"><thead><tr><th>Folder</th><th>From</th><th>State</th><th>Last request</th></tr></thead><tbody>\n${rows}\n</tbody></table>`}`,
+${recent.length === 0 ? html`<p>No scans yet.</p>` : html`<table id="recent"><thead><tr><th>Folder</th><th>From</th><th>State</th><th>Last request</th></tr></thead><tbody>\n${joinHtml(rows, "\n")}\n</tbody></table>`}`,
   );
 }
 
-function lastError(scan: QueuedScan): string {
+function lastError(scan: QueuedScan): SafeHtml | "" {
   const error = scan.deliveries.find((d) => d.lastError)?.lastError;
   if (!error) return "";
   const shown = error.length > ERROR_SHOWN ? `${error.slice(0, ERROR_SHOWN)}…` : error;
-  return `<br><small>${escapeHtml(shown)}</small>`;
+  return html`<br><small>${shown}</small>`;
 }
 
 /** How long Plex took to confirm, per confirmed delivery (named when the scan went to several targets). */
-function confirmedNote(scan: QueuedScan): string {
+function confirmedNote(scan: QueuedScan): SafeHtml | "" {
   const confirmed = scan.deliveries.filter((d) => d.confirmedAfterMs !== null);
   if (confirmed.length === 0) return "";
   const named = scan.deliveries.length > 1;
-  const parts = confirmed.map((d) => `${named ? `${escapeHtml(d.target)}: ` : ""}${confirmedText(d)}`);
-  return `<br><small class="confirmed-after">${parts.join("; ")}</small>`;
+  const parts = confirmed.map((d) => `${named ? `${d.target}: ` : ""}${confirmedText(d)}`);
+  return html`<br><small class="confirmed-after">${parts.join("; ")}</small>`;
 }
 
 function dueNote(scan: QueuedScan, now: number): string {

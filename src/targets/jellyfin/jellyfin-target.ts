@@ -4,6 +4,7 @@ import { NoAnswerError } from "../http-errors.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { JellyfinApiClient } from "./api.js";
+import { namedMessageOf } from "../../lib/errors.js";
 
 export type JellyfinApi = Pick<JellyfinApiClient, "where" | "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath">;
 
@@ -66,7 +67,7 @@ export class JellyfinTarget extends CachedTarget {
     } catch (error) {
       // A server that refuses us or does not answer would do the same to Media/Updated: fail now, probe next time.
       if (error instanceof TargetAuthError || error instanceof NoAnswerError) throw error;
-      this.logger?.debug({ target: this.name, err: describe(error) }, "could not probe the jellyfin targeted-scans plugin");
+      this.logger?.debug({ target: this.name, err: namedMessageOf(error) }, "could not probe the jellyfin targeted-scans plugin");
     }
     return this.plugin === "present";
   }
@@ -82,7 +83,10 @@ export class JellyfinTarget extends CachedTarget {
         // Refused, or no answer at all: Media/Updated would fare the same (and wait out the same time-out).
         if (error instanceof TargetAuthError || error instanceof NoAnswerError) throw error;
         this.plugin = "unknown";
-        this.logger?.warn({ target: this.name, path, err: describe(error) }, "targeted-scans plugin failed; falling back to Media/Updated");
+        this.logger?.warn(
+          { target: this.name, path, err: namedMessageOf(error) },
+          "targeted-scans plugin failed; falling back to Media/Updated",
+        );
         return [...left, ...paths.slice(i)];
       }
     }
@@ -102,7 +106,3 @@ export const createJellyfinTarget: TargetFactory = ({ entry, at }, { clock, logg
   });
   return new JellyfinTarget({ name: entry.NAME, api, clock, logger });
 };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}

@@ -7,6 +7,7 @@ import type { Logger } from "../../lib/logger.js";
 import { openPlexLibraryDb } from "../plex/library-db.js";
 import { buildScanCommand, resolveScannerSettings, type ScannerSettings } from "./scanner-command.js";
 import { runScanner, type ScannerRun } from "./scanner.js";
+import { messageOf } from "../../lib/errors.js";
 
 /** One hour: a scanner run on a large season folder over a cloud mount can be slow. */
 export const DEFAULT_SCANNER_TIMEOUT_MS = 60 * 60 * 1000;
@@ -73,7 +74,7 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
           db.close();
         }
       } catch (error) {
-        throw new TargetUnavailableError(error instanceof Error ? error.message : String(error));
+        throw new TargetUnavailableError(messageOf(error));
       }
     },
     scan(folder, library) {

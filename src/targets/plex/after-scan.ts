@@ -9,6 +9,7 @@ import type { PlexItemRef } from "./library-items-db.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
 import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
+import { messageOf } from "../../lib/errors.js";
 
 /** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
 export type AfterScanConfig = Pick<
@@ -127,6 +128,6 @@ function sectionsFromDb(file: string): PlexSection[] {
     }
   } catch (error) {
     // Plex may be repairing or replacing its database: the next poll tries again.
-    throw new TargetUnavailableError(error instanceof Error ? error.message : String(error));
+    throw new TargetUnavailableError(messageOf(error));
   }
 }

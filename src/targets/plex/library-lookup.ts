@@ -2,6 +2,7 @@ import type { PlexApiClient } from "./api.js";
 import type { FolderListing } from "./folder-listing.js";
 import { openPlexItemsDb, type PlexItemRef, type PlexItemsDb } from "./library-items-db.js";
 import { locateThroughFolders, type SectionFolders } from "./locate-api.js";
+import { messageOf } from "../../lib/errors.js";
 
 /** Files to find in one section. */
 export interface LocateRequest {
@@ -53,13 +54,13 @@ export function createPlexLookup(options: PlexLookupOptions): PlexLookup {
     try {
       db = openDb(options.databasePath);
     } catch (error) {
-      return { problem: error instanceof Error ? error.message : String(error) };
+      return { problem: messageOf(error) };
     }
     try {
       return { value: use(db) };
     } catch (error) {
       // A locked or half-written database: the API still knows the answer.
-      return { problem: error instanceof Error ? error.message : String(error) };
+      return { problem: messageOf(error) };
     } finally {
       db.close();
     }

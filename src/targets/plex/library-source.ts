@@ -2,6 +2,7 @@ import { UserError, type Library } from "../../domain.js";
 import type { Config } from "../../config/types.js";
 import { PlexApiClient } from "./api.js";
 import { openPlexLibraryDb } from "./library-db.js";
+import { messageOf } from "../../lib/errors.js";
 
 export interface LoadedLibraries {
   libraries: Library[];
@@ -34,7 +35,7 @@ export async function loadLibraries(
         db.close();
       }
     } catch (error) {
-      dbProblem = error instanceof Error ? error.message : String(error);
+      dbProblem = messageOf(error);
     }
   }
   if (config.PLEX_LOCAL_URL === "") throw new UserError(`cannot list the Plex libraries: ${dbProblem}, and PLEX_LOCAL_URL is empty`);
@@ -43,7 +44,7 @@ export async function loadLibraries(
   try {
     return { libraries: await listFromApi(), from: "api" };
   } catch (error) {
-    const apiProblem = error instanceof Error ? error.message : String(error);
+    const apiProblem = messageOf(error);
     throw new UserError(`cannot list the Plex libraries: ${dbProblem}; and from the API: ${apiProblem}`);
   }
 }

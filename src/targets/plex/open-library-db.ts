@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { UserError } from "../../domain.js";
+import { messageOf } from "../../lib/errors.js";
 
 /** An open Plex library database and the statements asked of it. */
 export interface OpenedLibraryDb<K extends string> {
@@ -34,5 +35,5 @@ export function openLibraryDb<K extends string>(file: string, queries: Record<K,
 function describe(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === "SQLITE_CANTOPEN") return "the file is missing or not readable by this user";
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

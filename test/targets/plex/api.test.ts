@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TargetAuthError, TargetFatalError, TargetUnavailableError, UserError } from "../../../src/domain.js";
+import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
 import { fetchWithoutAccept } from "./without-accept.js";
 import { startFakePlex, type FakePlex, type FakePlexMode } from "../../fakes/plex.js";
@@ -180,9 +180,9 @@ describe("PlexApiClient construction and identity", () => {
     ["ftp://plex:32400", "must start with http"],
     ["http://user:secret@plex:32400", "must not contain a user name"],
     ["http://plex:32400/?X-Plex-Token=abc", "must not contain a query string"],
-  ])("refuses PLEX_LOCAL_URL %s as a config error", (baseUrl, message) => {
+  ])("refuses PLEX_LOCAL_URL %s as a fatal target error", (baseUrl, message) => {
     const attempt = (): unknown => new PlexApiClient({ baseUrl, token: "t" });
-    expect(attempt).toThrow(UserError);
+    expect(attempt).toThrow(TargetFatalError);
     expect(attempt).toThrow(message);
   });
 

@@ -9,6 +9,7 @@ import type { PlexAfterScan } from "../after-scan.js";
 import type { PlexSection } from "../api.js";
 import { trashCauseOf } from "../empty-trash.js";
 import type { PlexConfirming } from "./progress.js";
+import { messageOf } from "../../../lib/errors.js";
 
 export interface SettleDeps {
   afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash">;
@@ -134,7 +135,7 @@ async function emptyTrashOfBatch(batch: PlexConfirming[], sections: PlexSection[
         deps.logger.warn({ section: section.title, reason: result.reason }, "the section's trash was not emptied");
       }
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       outcome.set(id, `not emptied: ${reason}`);
       deps.logger.warn({ section: section.title, err: error }, "could not empty the section's trash");
     }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { createCredentialCheck, hasLogin, type Login } from "../../auth/credentials.js";
-import type { Clock } from "../../lib/clock.js";
-import { BoundedMap } from "./bounded-map.js";
+import { createCredentialCheck, hasLogin, type Login } from "./credentials.js";
+import type { Clock } from "../lib/clock.js";
+import { KeyedSingleFlight } from "../lib/single-flight.js";
+import { BoundedMap } from "../lib/bounded-map.js";
 import { createLoginLimiter } from "./login-limiter.js";
 
 export type BasicVerdict = { ok: true } | { ok: false; status: 401 | 429; reason: string; challenge: boolean; retryAfterSeconds?: number };
@@ -41,18 +42,15 @@ export function createBasicAuth(options: BasicAuthOptions): BasicAuth {
   }
   const ttl = options.cacheTtlMs ?? 5 * 60_000;
   const verified = new BoundedMap<string, number>(options.cacheSize ?? 256);
-  const inFlight = new Map<string, Promise<boolean>>();
+  const inFlight = new KeyedSingleFlight<string, boolean>();
   const checkCredentials = createCredentialCheck(login, options.verify);
   const limiter = createLoginLimiter({ clock, maxFailures: options.maxFailures, windowMs: options.failureWindowMs });
 
-  const verifyHeader = (key: string, header: string): Promise<boolean> => {
-    const credentials = decodeBasic(header);
-    const work = (credentials ? checkCredentials(credentials.username, credentials.password) : Promise.resolve(false)).finally(() =>
-      inFlight.delete(key),
-    );
-    inFlight.set(key, work);
-    return work;
-  };
+  const verifyHeader = (key: string, header: string): Promise<boolean> =>
+    inFlight.run(key, () => {
+      const credentials = decodeBasic(header);
+      return credentials ? checkCredentials(credentials.username, credentials.password) : Promise.resolve(false);
+    });
 
   return {
     configured: true,

@@ -1,5 +1,5 @@
-import type { Clock } from "../../lib/clock.js";
-import { BoundedMap } from "./bounded-map.js";
+import type { Clock } from "../lib/clock.js";
+import { BoundedMap } from "../lib/bounded-map.js";
 
 export interface LoginLimiterOptions {
   clock: Clock;

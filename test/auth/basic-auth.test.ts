@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../src/auth/password-hash.js";
 import { ManualClock } from "../../src/lib/clock.js";
-import { createBasicAuth } from "../../src/server/compat/basic-auth.js";
-import { startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
-import { startCompatServer } from "./compat-server.js";
+import { createBasicAuth } from "../../src/auth/basic-auth.js";
+import { startTestService, storedScans, TEST_PASS, type TestService } from "../helpers/service.js";
+import { startCompatServer } from "../compat/compat-server.js";
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
@@ -141,6 +141,25 @@ describe("the /triggers routes over real HTTP", () => {
     expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, "sec-fetch-site": "cross-site" })).status).toBe(403);
     const host = new URL(locked.origin).host;
     expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, origin: `http://${host}` })).status).toBe(200);
+  });
+
+  it("follows the dashboard's policy: a same-site page or an opaque origin is refused, a host in other letter case is the same host", async () => {
+    const good = { authorization: basic("arr", "s3cret pass") };
+    const sameSite = await send(`${locked.origin}/triggers/sonarr`, { ...good, "sec-fetch-site": "same-site" });
+    expect(sameSite.status).toBe(403);
+    expect(((await sameSite.json()) as { error: string }).error).toContain("Sec-Fetch-Site: same-site");
+    expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, origin: "null" })).status).toBe(403);
+    expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, "sec-fetch-site": "Same-Origin" })).status).toBe(200);
+    const upper = `http://${new URL(locked.origin).host.toUpperCase()}`;
+    expect((await send(`${locked.origin}/triggers/sonarr`, { ...good, origin: upper })).status).toBe(200);
+  });
+
+  it("refuses a cross-site GET that would queue through autopulse's ?path=", async () => {
+    const res = await fetch(`${open.origin}/${TEST_PASS}/triggers/manual?path=${encodeURIComponent("/tv/Evil/S01E01.mkv")}`, {
+      headers: { "sec-fetch-site": "same-site" },
+    });
+    expect(res.status).toBe(403);
+    expect(storedScans(open).map((s) => s.folder)).not.toContain("/data/TV/Evil");
   });
 });
 
