@@ -1,4 +1,5 @@
 import type { Clock } from "../lib/clock.js";
+import { messageOf } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
 import { RESERVE_BYTES, type SpaceReserve } from "./space-reserve.js";
 import { describeStorageTrouble, storageTroubleOf } from "./storage-errors.js";
@@ -100,7 +101,10 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
     try {
       options.probe();
     } catch (error) {
-      if (storageTroubleOf(error) === undefined) logger.warn({ err: error, database }, "the database probe failed");
+      const message = messageOf(error);
+      if (storageTroubleOf(error) === undefined && message !== lastWarning)
+        logger.warn({ err: error, database }, "the database probe failed");
+      lastWarning = message;
       scheduleProbe();
       return;
     }
