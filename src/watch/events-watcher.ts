@@ -1,14 +1,13 @@
-import path from "node:path";
-import { watch, type FSWatcher } from "chokidar";
 import { Settler, type Change, type PendingFile } from "./settle.js";
+import { TreeWatch } from "./tree-watch.js";
 import { WatchState } from "./watch-state.js";
 import type { WatcherDeps } from "./watcher-deps.js";
 
 export type EventsWatcherDeps = WatcherDeps;
 
 /**
- * Watches a local folder with the kernel's notifications (inotify through
- * chokidar). Changes wait in a Settler; one timer, armed for the earliest
+ * Watches a local folder with the kernel's notifications (inotify, one watch
+ * per folder: TreeWatch). Changes wait in a Settler; one timer, armed for the earliest
  * due folder or the next health check, flushes them. Before anything is
  * queued the root and the anchors are checked: a folder that vanished or
  * emptied (an unmounted disk) drops what was noted instead of queueing a
@@ -17,7 +16,9 @@ export type EventsWatcherDeps = WatcherDeps;
 export class EventsWatcher {
   readonly state: WatchState;
   private readonly settler: Settler;
-  private watcher: FSWatcher | undefined;
+  private tree: TreeWatch | undefined;
+  /** Paths already logged as skipped (loops): each is said once, however often the tree is walked. */
+  private readonly skipped = new Set<string>();
   private timer: unknown;
   private timerAt = Infinity;
   private nextHealthAt = 0;
@@ -38,12 +39,14 @@ export class EventsWatcher {
     return this.settler.pending();
   }
 
-  async stop(): Promise<void> {
+  /** Stops at once: a walk in progress ends; a flush in progress is waited for, at most `graceMs`. */
+  async stop(graceMs = 2_000): Promise<void> {
     this.stopped = true;
     this.deps.clock.clearTimeout(this.timer);
-    await this.ticking;
-    await this.watcher?.close();
-    this.watcher = undefined;
+    this.tree?.close();
+    if (this.ticking) await Promise.race([this.ticking, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    this.tree?.close();
+    this.tree = undefined;
   }
 
   /** Health check, then queue every due folder; runs on the single timer. */
@@ -65,12 +68,13 @@ export class EventsWatcher {
     this.nextHealthAt = clock.now() + root.intervalMs;
     if (condition !== "ok") {
       this.settler.clear();
-      await this.watcher?.close();
-      this.watcher = undefined;
+      this.tree?.close();
+      this.tree = undefined;
       return this.state.set(condition);
     }
-    if (!this.watcher) await this.watchRoot();
-    this.state.set("ok");
+    const tree = this.tree ?? (await this.watchRoot());
+    if (this.stopped) return;
+    this.state.set("ok", tree.problem());
     const due = this.settler.take(clock.now());
     if (due.length === 0) return;
     try {
@@ -88,29 +92,36 @@ export class EventsWatcher {
     return entries.length === 0 ? "root-empty" : "ok";
   }
 
-  private async watchRoot(): Promise<void> {
-    const { root, filter } = this.deps;
-    const watcher = watch(root.root, { ignoreInitial: true, ignored: (p: string) => p !== root.root && filter.skipsDir(p) });
-    const note = (change: Change) => (file: string) => this.note(file, change);
-    watcher.on("add", note("present")).on("change", note("present")).on("unlink", note("removed"));
-    watcher.on("unlinkDir", (dir: string) => this.noteDir(dir));
-    watcher.on("error", (error: unknown) => this.deps.logger.warn({ root: root.root, err: String(error) }, "watch error"));
-    await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-    this.watcher = watcher;
+  /** Sets up the kernel watches; resolves once every folder there now is watched (or on stop). */
+  private async watchRoot(): Promise<TreeWatch> {
+    const { root, filter, logger } = this.deps;
+    const tree = new TreeWatch({
+      root: root.root,
+      filter,
+      logger,
+      onChange: (file, folder, change) => this.note(file, folder, change),
+      // The root itself going away is a dropped mount, not a deletion: a health check right after this tick says so.
+      onRootGone: () => {
+        this.nextHealthAt = this.deps.clock.now();
+        void this.tick();
+      },
+      onSkipped: (dir, reason) => {
+        if (this.skipped.has(dir)) return;
+        this.skipped.add(dir);
+        logger.warn({ root: root.root, path: dir }, `watched folder skipped: ${reason}`);
+      },
+    });
+    this.tree = tree;
+    const started = performance.now();
+    await tree.start();
+    if (!this.stopped)
+      logger.info({ root: root.root, folders: tree.size(), ms: Math.round(performance.now() - started) }, "watching every folder");
+    return tree;
   }
 
-  private note(file: string, change: Change): void {
-    if (this.stopped || !this.deps.filter.isMedia(file)) return;
-    this.settler.note({ file, folder: path.dirname(file), change, notedAt: this.deps.clock.now() });
-    this.arm();
-  }
-
-  private noteDir(dir: string): void {
+  private note(file: string, folder: string, change: Change): void {
     if (this.stopped) return;
-    // The root itself going away is a dropped mount, not a deletion: the next health check says so.
-    if (dir === this.deps.root.root) return void this.tick();
-    if (this.deps.filter.skipsDir(dir)) return;
-    this.settler.note({ file: dir, folder: path.dirname(dir), change: "removed-dir", notedAt: this.deps.clock.now() });
+    this.settler.note({ file, folder, change, notedAt: this.deps.clock.now() });
     this.arm();
   }
 

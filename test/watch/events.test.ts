@@ -1,14 +1,10 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/lib/clock.js";
-import type { WatchRoot } from "../../src/watch/config.js";
-import { EventsWatcher } from "../../src/watch/events-watcher.js";
-import { createPathFilter } from "../../src/watch/filter.js";
-import { nodeWatchFs } from "../../src/watch/fs.js";
+import type { EventsWatcher } from "../../src/watch/events-watcher.js";
 import { tempDir } from "../helpers/cli.js";
 import { waitFor } from "../helpers/service.js";
-import { emitTo, quietLogger, recordingSink, writeTree } from "./helpers.js";
+import { eventsWatcherOf, writeTree } from "./helpers.js";
 
 const MIN_AGE = 30_000;
 const INTERVAL = 600_000;
@@ -17,27 +13,14 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop()));
 });
 
-async function setup() {
+async function setup(ignore: RegExp[] = []) {
   const dir = tempDir("scanarr-events-");
   const root = path.join(dir, "media");
   writeTree(root, ["TV/Show/Season 1/e01.mkv", "Movies/Old (1999)/old.mkv"]);
-  const clock = new ManualClock();
-  const sink = recordingSink();
-  const logger = quietLogger();
-  const watchRoot: WatchRoot = { root, mode: "events", minAgeMs: MIN_AGE, intervalMs: INTERVAL, detect: "auto", ignore: [] };
-  const watcher = new EventsWatcher({
-    root: watchRoot,
-    fs: nodeWatchFs,
-    filter: createPathFilter([], []),
-    clock,
-    logger,
-    anchorsOk: () => true,
-    emit: emitTo(sink, logger),
-  });
-  running.push(watcher);
-  await watcher.start();
-  const pendingFiles = () => watcher.pending().map((p) => p.file);
-  return { dir, root, clock, sink, watcher, pendingFiles };
+  const started = eventsWatcherOf(root, { minAgeMs: MIN_AGE, intervalMs: INTERVAL, ignore });
+  running.push(started.watcher);
+  await started.watcher.start();
+  return { dir, root, ...started };
 }
 
 describe("events mode", () => {
@@ -71,6 +54,16 @@ describe("events mode", () => {
     await watcher.tick();
     expect(sink.requests).toHaveLength(1);
     expect(sink.requests[0]?.files).toHaveLength(1000);
+  });
+
+  it("does not watch a folder matched by IGNORE, nor anything under it", async () => {
+    const { root, pendingFiles } = await setup([/\/Extras\//]);
+    writeTree(root, ["Movies/Old (1999)/Extras/Behind/scene.mkv", "Movies/Old (1999)/old.srt"]);
+    const subtitle = path.join(root, "Movies", "Old (1999)", "old.srt");
+    await waitFor(() => pendingFiles().includes(subtitle), 5_000, "the subtitle");
+    writeFileSync(path.join(root, "Movies", "Old (1999)", "Extras", "later.mkv"), "extra");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pendingFiles()).toEqual([subtitle]);
   });
 
   it("scans a removed season folder through its parent, as a deletion", async () => {

@@ -3,9 +3,12 @@ import path from "node:path";
 import { expect } from "vitest";
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../../src/domain.js";
 import { createIngest } from "../../src/ingest/pipeline.js";
+import { ManualClock } from "../../src/lib/clock.js";
 import { createLogger, type Logger } from "../../src/lib/logger.js";
 import { createPathMapper } from "../../src/paths/index.js";
 import { emitDueFolders } from "../../src/watch/emit.js";
+import { EventsWatcher } from "../../src/watch/events-watcher.js";
+import { createPathFilter } from "../../src/watch/filter.js";
 import type { DueFolder } from "../../src/watch/settle.js";
 import { nodeWatchFs, type WatchFs } from "../../src/watch/fs.js";
 
@@ -96,4 +99,29 @@ export async function expectBackWithNothingRecorded(
   await watcher.runRound();
   expect(requests).toEqual([]);
   expect(watcher.pending()).toEqual([]);
+}
+
+/** An events-mode watcher of `root` on a ManualClock, queueing into a recording sink; not started. */
+export function eventsWatcherOf(root: string, options: { minAgeMs: number; intervalMs: number; logger?: Logger; ignore?: RegExp[] }) {
+  const clock = new ManualClock();
+  const sink = recordingSink();
+  const logger = options.logger ?? quietLogger();
+  const watcher = new EventsWatcher({
+    root: {
+      root,
+      mode: "events",
+      minAgeMs: options.minAgeMs,
+      intervalMs: options.intervalMs,
+      detect: "auto",
+      ignore: options.ignore ?? [],
+    },
+    fs: nodeWatchFs,
+    filter: createPathFilter(options.ignore ?? [], []),
+    clock,
+    logger,
+    anchorsOk: () => true,
+    emit: emitTo(sink, logger),
+  });
+  const pendingFiles = () => watcher.pending().map((p) => p.file);
+  return { watcher, clock, sink, pendingFiles };
 }
