@@ -6,6 +6,12 @@ export interface AtomicWriteOptions {
   /** Mode of a new file. An existing file keeps its mode unless `forceMode`. */
   mode?: number;
   forceMode?: boolean;
+  /**
+   * Mode of the folders created for the file: 0700 by default when the file
+   * is private (no group or other bit in `mode`), so no one else can list or
+   * watch the folder of a secret; folders that exist are left as they are.
+   */
+  dirMode?: number;
 }
 
 /**
@@ -14,8 +20,8 @@ export interface AtomicWriteOptions {
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
   let mode = options.mode ?? 0o600;
+  await mkdir(dir, { recursive: true, mode: options.dirMode ?? ((mode & 0o077) === 0 ? 0o700 : 0o777) });
   if (!options.forceMode) {
     const existing = await stat(file).catch(() => undefined);
     if (existing) mode = existing.mode & 0o7777;

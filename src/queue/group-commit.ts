@@ -1,4 +1,6 @@
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
+import { DatabaseUnwritableError } from "./storage-errors.js";
+import type { StorageWatch } from "./storage-watch.js";
 
 /** Writes requests inside the caller's transaction (the ScanQueue). */
 export interface QueueWriter {
@@ -24,12 +26,17 @@ interface Waiting {
  * error while writing rolls the whole batch back and fails every caller of
  * it, so nothing half-written is ever acknowledged. The transaction is the
  * queue's own (`batch`), so the queue's events go out after that commit.
+ *
+ * With `storage`, a batch is refused without trying while the database
+ * cannot write (disk full), and a write that fails for that reason is
+ * reported to it; either way the callers get a DatabaseUnwritableError.
  */
 export function createGroupCommit(
   writer: QueueWriter,
   inOneTransaction: Batch,
   check: (requests: ScanRequest[]) => unknown,
   maxBatch = 512,
+  storage?: Pick<StorageWatch, "problem" | "report">,
 ): ScanSink {
   let batch: Waiting[] = [];
   let scheduled = false;
@@ -47,11 +54,17 @@ export function createGroupCommit(
     });
     batch = [];
     if (items.length === 0) return;
+    const refused = storage?.problem();
+    if (refused !== undefined) {
+      for (const item of items) item.reject(new DatabaseUnwritableError(refused));
+      return;
+    }
     let outcomes: EnqueueOutcome[];
     try {
       outcomes = inOneTransaction(() => items.map((item) => writer.enqueue(item.requests)));
     } catch (error) {
-      for (const item of items) item.reject(error);
+      const failed = storage?.report(error) ? new DatabaseUnwritableError(storage.problem() ?? String(error)) : error;
+      for (const item of items) item.reject(failed);
       return;
     }
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));

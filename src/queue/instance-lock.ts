@@ -3,6 +3,7 @@ import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { UserError } from "../domain.js";
 import { ensurePrivateDir } from "./database.js";
+import { storageTroubleOf } from "./storage-errors.js";
 
 export interface InstanceLock {
   readonly file: string;
@@ -14,7 +15,9 @@ export interface InstanceLock {
  * lock on `scanarr.lock`, held for the life of the connection: the kernel
  * drops it when the process dies, however it dies, so a crash never leaves a
  * stale lock behind. A second process is refused at once (no busy wait) and
- * has touched nothing. The holder's pid goes to `scanarr.pid` for the message.
+ * has touched nothing. The holder's pid goes to `scanarr.pid` for the message
+ * (when the disk has room for it: taking the lock itself writes nothing once
+ * the file exists).
  */
 export function acquireInstanceLock(dataDir: string): InstanceLock {
   ensurePrivateDir(dataDir);
@@ -33,9 +36,17 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
         1,
       );
     }
+    if (storageTroubleOf(error) === "full") {
+      // Only the first start in a data directory writes the lock file; later ones need no space.
+      throw new UserError(`cannot create the instance lock ${file}: the disk holding ${dataDir} is full; free some space there`, 1);
+    }
     throw new Error(`cannot take the instance lock ${file}: ${(error as Error).message}`);
   }
-  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    // Only a message uses it; a full disk must not keep serve from starting.
+  }
   const held = db;
   return {
     file,

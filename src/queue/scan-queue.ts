@@ -58,10 +58,18 @@ export class ScanQueue extends QueueReads {
       leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
       finishedSincePrune: 0,
     };
-    if (options.recover ?? true) {
-      const reset = this.transaction(() => deliveries.recoverInterrupted(this.ctx, this.clock.now()));
-      if (reset > 0) options.logger.info({ deliveries: reset }, "resumed deliveries interrupted by a stop or crash");
-    }
+    if (options.recover ?? true) this.resumeInterrupted();
+  }
+
+  /**
+   * Puts deliveries a stop or crash left `delivering` back to pending and
+   * matches the deliveries to the configured targets. Runs once at start,
+   * before anything is claimed; serve calls it itself (recover: false) so a
+   * start on a full disk can put it off until the database writes again.
+   */
+  resumeInterrupted(): void {
+    const reset = this.transaction(() => deliveries.recoverInterrupted(this.ctx, this.clock.now()));
+    if (reset > 0) this.options.logger.info({ deliveries: reset }, "resumed deliveries interrupted by a stop or crash");
   }
 
   /** Throws a TypeError, before anything is written, when a request's folder cannot be queued. */

@@ -51,6 +51,13 @@ export interface DeliveryOptions {
   anchorRetryMs?: number;
   /** Work before the scan call of some targets, and whether they confirm (src/targets/plex/after-scan/around-delivery.ts). */
   around?: DeliveryAround;
+  /**
+   * Whether the database can write (src/queue/storage-watch.ts): while it
+   * cannot, nothing new is claimed (an answer it could not record would be
+   * delivered twice), and write failures are reported to it. Call `wake` when
+   * it writes again.
+   */
+  storage?: { problem(): string | undefined; report(error: unknown): boolean };
 }
 
 /**
@@ -75,6 +82,8 @@ export interface DeliveryHandle {
 
 // Node timers overflow past ~24.8 days; waking hourly at most costs nothing.
 const MAX_TIMER_MS = 60 * 60_000;
+// Outcomes the database refused are written again this often: soon, so a stop finds them recorded.
+const UNRECORDED_RETRY_MS = 1_000;
 
 /** Starts delivering due scans to `targets`; one timer, armed at the earliest due time. */
 export function startDelivery(options: DeliveryOptions): DeliveryHandle {
@@ -133,9 +142,15 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     try {
       writeUnrecorded();
     } catch (error) {
+      options.storage?.report(error);
       logger.debug({ err: error, outcomes: unrecorded.length }, "the database still refuses the delivery outcomes");
     }
     recordCompleted(now);
+    // The database cannot write: deliveries wait (the storage watch wakes us), outcomes in hand are retried.
+    if (options.storage?.problem() !== undefined) {
+      arm(unrecorded.length > 0 ? now + UNRECORDED_RETRY_MS : Infinity);
+      return;
+    }
     try {
       upkeep.keepLeases(now, holding());
       // While anchors are missing they are looked for again now and then, and nothing
@@ -160,8 +175,9 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       }
       arm(Math.max(now, Math.min(nextWakeAt(now, paused), gates.nextWakeAt())));
     } catch (error) {
-      // The database is the only thing that can throw here; try again shortly.
-      logger.error({ err: error }, "delivery scheduler could not use the queue; retrying shortly");
+      // The database is the only thing that can throw here; try again shortly. A full disk was logged once, by the storage watch.
+      if (options.storage?.report(error)) logger.debug({ err: error }, "delivery scheduler held: the database cannot write");
+      else logger.error({ err: error }, "delivery scheduler could not use the queue; retrying shortly");
       arm(now + policy.backoff.baseMs);
     }
   }
@@ -183,7 +199,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
       const due = queue.nextDueAt(target.name);
       if (due !== undefined) at = Math.min(at, Math.max(due, healthOf(target).heldUntil));
     }
-    if (unrecorded.length > 0) at = Math.min(at, now + policy.backoff.baseMs);
+    if (unrecorded.length > 0) at = Math.min(at, now + UNRECORDED_RETRY_MS);
     return Math.min(at, upkeep.nextWakeAt(now, holding(), !paused));
   }
 
@@ -232,8 +248,12 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
           logger.warn({ folder: job.folder, target: dt.target.name }, "a delivery's claim was released before its outcome was recorded");
       } catch (error) {
         // The transaction was rolled back whole: every outcome of the batch is kept and written again.
+        const full = options.storage?.report(error) ?? false;
         unrecorded.push(...batch.map((b) => b.write));
-        logger.error({ err: error, outcomes: batch.length }, "could not record deliveries; keeping their outcomes and retrying");
+        logger[full ? "warn" : "error"](
+          { err: error, outcomes: batch.length },
+          "could not record deliveries; keeping their outcomes and retrying",
+        );
       }
     }
   }

@@ -1,3 +1,5 @@
+import { statfsSync } from "node:fs";
+import path from "node:path";
 import type { Server } from "node:http";
 import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
@@ -6,8 +8,10 @@ import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
 import { createIngest } from "../ingest/pipeline.js";
 import { createPathMapper } from "../paths/mapper.js";
-import { openDatabase, type Database } from "../queue/database.js";
-import { startCheckpointer } from "../queue/checkpointer.js";
+import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
+import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
+import { createStorageWatch } from "../queue/storage-watch.js";
+import { createSpaceReserve } from "../queue/space-reserve.js";
 import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
@@ -68,24 +72,60 @@ const HTTP_DRAIN_LIMIT_MS = 10_000;
  */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const lock = acquireInstanceLock(deps.paths.dataDir);
-  let db: Database | undefined;
+  let opened: ServiceDatabase | undefined;
   try {
-    db = openDatabase(deps.paths.database);
-    return await startWithDatabase(deps, db, lock);
+    opened = openServiceDatabase(deps.paths.database);
+    return await startWithDatabase(deps, opened, lock);
   } catch (error) {
-    if (db?.open) db.close();
+    if (opened?.db.open) opened.db.close();
     lock.release();
     throw error;
   }
 }
 
-async function startWithDatabase(deps: ServiceDeps, db: Database, lock: InstanceLock): Promise<RunningService> {
+async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, lock: InstanceLock): Promise<RunningService> {
   const { config, logger, clock } = deps;
+  const { db } = opened;
+  const database = deps.paths.database;
   const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
   const shutdown = new AbortController();
   const targets = buildAll(deps, shutdown.signal);
   const mount = createMountSafety(config, { logger, clock });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
+  // Started on a full disk (see openServiceDatabase): the database is this process's alone until a write works again.
+  let exclusive = opened.exclusive;
+  let checkpointer: Checkpointer | undefined;
+  let interruptedLeft = true;
+  // Made now while there is room; released the moment the disk fills (see space-reserve.ts).
+  const reserve = createSpaceReserve(path.join(deps.paths.dataDir, "scanarr.reserve"));
+  if (!exclusive) reserve.ensure();
+  const storage = createStorageWatch({
+    database,
+    clock,
+    logger,
+    reserve,
+    freeBytes: () => freeBytesOf(deps.paths.dataDir),
+    probe: () => {
+      if (exclusive) {
+        shareDatabase(db);
+        exclusive = false;
+        checkpointer = startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
+        logger.info({ database }, "the database is shared again: other scanarr commands can read it");
+      }
+      if (interruptedLeft) queue.resumeInterrupted();
+      else probeWrite(db);
+      interruptedLeft = false;
+    },
+    checkpointNow: () => checkpointer?.now(),
+  });
+  if (exclusive) {
+    storage.report(opened.openError);
+    logger.warn(
+      { database },
+      "started on a full disk: the queue is read and shown, but until the database writes again it is held by this serve alone " +
+        "(other scanarr commands cannot read it), nothing is accepted and nothing is delivered",
+    );
+  }
   const queue = new ScanQueue({
     fileChecks: fileCheckPolicyOf(config),
     db,
@@ -94,7 +134,19 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
     logger,
+    // Below, so a full disk only puts it off.
+    recover: false,
   });
+  if (storage.problem() === undefined) {
+    try {
+      queue.resumeInterrupted();
+      interruptedLeft = false;
+      // The resumption may have had nothing to write: a full disk is found now, not by the first webhook.
+      probeWrite(db);
+    } catch (error) {
+      if (!storage.report(error)) throw error;
+    }
+  }
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
@@ -104,7 +156,7 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     mapper,
     ignoreList: config.SERVER_IGNORE_LIST,
     catalog,
-    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests),
+    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage),
     logger,
   });
   const status = () => ({
@@ -130,7 +182,15 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     dashboard: wiring.dashboard,
     metrics: wiring.metrics,
     health: () =>
-      gatherHealthFacts({ config, targets, mount, delivery: () => delivery, drive: () => drive, watch: () => watch?.status() ?? [] }),
+      gatherHealthFacts({
+        config,
+        targets,
+        mount,
+        delivery: () => delivery,
+        drive: () => drive,
+        watch: () => watch?.status() ?? [],
+        databaseProblem: storage.problem,
+      }),
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
@@ -138,10 +198,11 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {
     shutdown.abort();
+    storage.stop();
     await mount.close();
     throw error;
   }
-  const checkpointer = startCheckpointer(deps.paths.database, logger);
+  if (!exclusive) checkpointer = startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
@@ -170,8 +231,10 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
     policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
     anchors,
+    storage,
     anchorRetryMs: deps.anchorPollMs,
   });
+  storage.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
   drive = await startDriveWiring({ config, db, ingest, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
@@ -199,11 +262,22 @@ async function startWithDatabase(deps: ServiceDeps, db: Database, lock: Instance
       shutdown.abort();
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
-      await checkpointer.stop();
+      storage.stop();
+      await checkpointer?.stop();
       db.close();
       lock.release();
     },
   };
+}
+
+/** Bytes the service's user may still write on the disk holding `dir`; Infinity when that cannot be told. */
+function freeBytesOf(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */

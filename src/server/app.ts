@@ -4,7 +4,7 @@ import type { Logger } from "../lib/logger.js";
 import { ClientGoneError } from "./body.js";
 import { createLiveEvents } from "./dashboard/events.js";
 import { createDispatch } from "./dispatch.js";
-import { HttpError } from "./http-error.js";
+import { HttpError, unwritableAnswer } from "./http-error.js";
 import { createPassCheck } from "./pass.js";
 import { sendJson } from "./respond.js";
 import { ROUTES } from "./route-list.js";
@@ -55,8 +55,12 @@ function fail(res: ServerResponse, logger: Logger, error: unknown): void {
   }
   if (error instanceof HttpError) {
     if (error.status === 413) res.setHeader("connection", "close");
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     return sendJson(res, error.status, { error: error.message, ...error.details });
   }
+  // A dashboard action (retry, cancel) on a database that cannot write: said as such, not as our bug.
+  const unwritable = unwritableAnswer(error);
+  if (unwritable) return fail(res, logger, unwritable);
   logger.error({ err: messageOf(error) }, "request failed");
   sendJson(res, 500, { error: "internal error; the request was not queued (see the service log)" });
 }

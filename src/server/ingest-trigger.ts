@@ -2,7 +2,7 @@ import type { IngestOutcome } from "../domain.js";
 import type { Ingest, IngestOptions } from "../ingest/pipeline.js";
 import type { RequestOutcome } from "../metrics/metrics.js";
 import type { TriggerResult } from "../triggers/index.js";
-import { HttpError } from "./http-error.js";
+import { HttpError, unwritableAnswer } from "./http-error.js";
 import { LIMITS } from "./limits.js";
 
 /** The outcomes an HTTP route answers with a 2xx; the others become an HttpError. */
@@ -17,7 +17,8 @@ export interface TriggerIngestDeps {
  * A parsed webhook or manual request through the one way in. What only HTTP
  * has (a body that is no request, the *arr Test button, disabled manual scans,
  * the per-request path limit) is decided here; a path that cannot be mapped
- * answers 400 and a request no library holds 422, with the outcome's words.
+ * answers 400 and a request no library holds 422, with the outcome's words;
+ * one the database cannot take (disk full) 507.
  */
 export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps, options: IngestOptions = {}): Promise<AnsweredOutcome> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);
@@ -31,7 +32,12 @@ export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDe
   if (result.paths.length > LIMITS.pathsPerRequest) {
     throw new HttpError(413, `the request names ${result.paths.length} paths; the limit is ${LIMITS.pathsPerRequest} per request`);
   }
-  const outcome = await deps.ingest(result.paths, result.source, result.event, options);
+  let outcome: IngestOutcome;
+  try {
+    outcome = await deps.ingest(result.paths, result.source, result.event, options);
+  } catch (error) {
+    throw unwritableAnswer(error) ?? error;
+  }
   if (outcome.result === "refused") throw new HttpError(400, outcome.message);
   if (outcome.result === "unmatched") throw new HttpError(422, outcome.message, { paths: outcome.paths, libraries: outcome.libraries });
   return outcome;

@@ -65,8 +65,13 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     deps.metrics?.request("unknown", "refused");
-    deps.logger.warn({ status: error.status, reason: error.message, remote }, "scan request refused");
-    if (body && wantsHtml(req, body.format)) return sendHtml(res, error.status, renderResultPage(false, "Not queued", [error.message]));
+    // While the disk is full the service logged it once; a line per refused webhook would only add to the log.
+    const level = error.status === 507 ? "debug" : "warn";
+    deps.logger[level]({ status: error.status, reason: error.message, remote }, "scan request refused");
+    if (body && wantsHtml(req, body.format)) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      return sendHtml(res, error.status, renderResultPage(false, "Not queued", [error.message]));
+    }
     throw error;
   }
 }

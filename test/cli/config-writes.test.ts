@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -126,6 +126,7 @@ describe("which commands may write a config", () => {
     const file = path.join(dir, "config", "config.json");
     expect(ctx.paths.configFile).toBe(file);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(ctx.config.SERVER_PASS).toMatch(/^[0-9a-f]{32}$/);
     const explicit = path.join(dir, "other.json");
     await expect(createContext({ logLevel: "silent", logFormat: "json", config: explicit }, io(dir), { file: "create" })).rejects.toThrow(
@@ -136,12 +137,13 @@ describe("which commands may write a config", () => {
 });
 
 describe("scanarr init", () => {
-  it("writes a commented starting config (0600) that loads, and prints what to edit next", async () => {
+  it("writes a commented starting config (0600, in a 0700 folder it creates) that loads, and prints what to edit next", async () => {
     const dir = tempDir();
     const { code, stdout } = await runCli(["init"], {}, "", dir);
     const file = path.join(dir, "config", "config.json");
     expect(code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dir, "config")).mode & 0o777).toBe(0o700);
     const written = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     expect(written._SERVER_PATH_MAPPINGS).toEqual(expect.stringContaining("EDIT"));
     expect(written.SERVER_PASS).toMatch(/^[0-9a-f]{32}$/);
@@ -153,6 +155,15 @@ describe("scanarr init", () => {
     const check = await runCli(["config", "check"], {}, "", dir);
     expect(check.code).toBe(2);
     expect(check.stderr).toMatch(/^error: config file .*: PLEX_TOKEN: must be set when PLEX_SCAN_METHOD is "api"/);
+  });
+
+  it("leaves the mode of a config folder that already exists as it is", async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, "config"), { mode: 0o750 });
+    chmodSync(path.join(dir, "config"), 0o750);
+    expect((await runCli(["init"], {}, "", dir)).code).toBe(0);
+    expect(statSync(path.join(dir, "config")).mode & 0o777).toBe(0o750);
+    expect(statSync(path.join(dir, "config", "config.json")).mode & 0o777).toBe(0o600);
   });
 
   it("writes where --config points, and refuses to overwrite an existing file", async () => {

@@ -48,7 +48,7 @@ describe("the service database", () => {
     db.transaction(() => {
       for (let i = 100; i < 2_100; i++) insert.run(i, i);
     })();
-    const checkpointer = startCheckpointer(file, silentLogger(), 20);
+    const checkpointer = startCheckpointer(file, silentLogger(), { intervalMs: 20 });
     // A PASSIVE checkpoint from here reports [busy, frames in the WAL, frames already copied back].
     await expect
       .poll(() => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EnqueueOutcome, ScanRequest } from "../../src/domain.js";
 import { createGroupCommit, type QueueWriter } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
+import { DatabaseUnwritableError } from "../../src/queue/storage-errors.js";
 import { createQueue, request, tempDatabase } from "./helpers.js";
 
 describe("group commit", () => {
@@ -77,6 +78,34 @@ describe("group commit", () => {
     const { enqueue } = createGroupCommit(failing, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     const results = await Promise.allSettled([enqueue([request("/data/TV/A")]), enqueue([request("/data/TV/B")])]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(queue.countPending()).toBe(0);
+  });
+
+  it("refuses without writing while the database cannot write, and reports a write that fails for lack of space", async () => {
+    const { db } = tempDatabase();
+    const { queue } = createQueue({ db });
+    let problem: string | undefined = "the disk holding /srv/data is full (SQLITE_FULL): the database scanarr.db cannot write";
+    const reported: unknown[] = [];
+    const storage = {
+      problem: () => problem,
+      report: (error: unknown) => reported.push(error) > 0,
+    };
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage);
+    const refused = enqueue([request("/data/TV/A")]);
+    await expect(refused).rejects.toThrow(DatabaseUnwritableError);
+    await expect(refused).rejects.toThrow(/^not queued, nothing was written: the disk holding \/srv\/data is full/);
+    expect(queue.countPending()).toBe(0);
+
+    problem = undefined;
+    const full: QueueWriter = {
+      enqueue(requests) {
+        queue.enqueue(requests);
+        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      },
+    };
+    const failing = createGroupCommit(full, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage);
+    await expect(failing.enqueue([request("/data/TV/B")])).rejects.toThrow(DatabaseUnwritableError);
+    expect(reported).toHaveLength(1);
     expect(queue.countPending()).toBe(0);
   });
 

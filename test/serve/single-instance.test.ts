@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -55,6 +56,44 @@ describe("one serve per data directory", () => {
     await expect(second).rejects.toThrow(UserError);
     await expect(second).rejects.toThrow(/another scanarr serve \(pid \d+\) is already using/);
     expect(deliveryRows(first.paths.database)).toEqual(claimed);
+  });
+
+  it("fails within a second or two, naming the database and the process holding it, when another program holds its write lock", async () => {
+    const plex = await startFakePlex({ sections: ARR_SECTIONS });
+    cleanups.push(() => plex.close());
+    const dir = mkdtempSync(path.join(tmpdir(), "scanarr-locked-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const paths = resolveInstallPaths(dir);
+    openDatabase(paths.database).close();
+    // What a database browser with unsaved edits does: a write transaction left open.
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const db = require("better-sqlite3")(${JSON.stringify(paths.database)}); db.exec("BEGIN IMMEDIATE"); console.log("held"); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    cleanups.push(() => void holder.kill());
+    await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
+    const config = {
+      ...defaultConfig(TEST_PASS),
+      SERVER_IP: "127.0.0.1",
+      SERVER_PORT: 0,
+      PLEX_LOCAL_URL: plex.url,
+      PLEX_TOKEN: plex.token,
+    };
+
+    const started = Date.now();
+    const start = startService({ config, paths, logger: silentLogger(), clock: systemClock, env: {} });
+    await expect(start).rejects.toThrow(UserError);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const message = await start.then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    expect(message).toContain(`cannot open the database ${paths.database}: it is locked (pid ${holder.pid} (node) holds it)`);
+    expect(message).toMatch(/a program such as sqlite3 or DB Browser for SQLite/);
   });
 
   it("claims nothing and delivers nothing when it cannot bind its port, and frees the data directory", async () => {

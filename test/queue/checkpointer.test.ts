@@ -1,0 +1,71 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/lib/logger.js";
+import { startCheckpointer } from "../../src/queue/checkpointer.js";
+import { openDatabase } from "../../src/queue/database.js";
+import type { CheckpointReport } from "../../src/queue/storage-watch.js";
+import { tempDir } from "../helpers/cli.js";
+import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
+import { tempDatabase } from "./helpers.js";
+
+const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+const disks: SmallDisk[] = [];
+afterAll(() => {
+  for (const disk of disks) disk.unmount();
+});
+
+/** About `mib` MiB of new pages, all in the WAL while no checkpoint runs. */
+function writeNewPages(db: ReturnType<typeof openDatabase>, mib: number): void {
+  db.exec("CREATE TABLE IF NOT EXISTS filler (x BLOB)");
+  const insert = db.prepare("INSERT INTO filler (x) VALUES (randomblob(4000))");
+  db.transaction(() => {
+    for (let i = 0; i < mib * 256; i++) insert.run();
+  })();
+}
+
+describe("the checkpoint thread", () => {
+  it("empties a WAL that grew past its bound", async () => {
+    const { db, file } = tempDatabase();
+    writeNewPages(db, 2);
+    expect(walBytes(file)).toBeGreaterThan(1 << 20);
+    const reports: CheckpointReport[] = [];
+    const checkpointer = startCheckpointer(file, silentLogger(), {
+      intervalMs: 20,
+      truncateAboveBytes: 64 * 1024,
+      onReport: (r) => reports.push(r),
+    });
+    await expect.poll(() => walBytes(file)).toBe(0);
+    expect(reports.at(-1)).toEqual({ ok: true, walBytes: 0 });
+    await checkpointer.stop();
+  });
+
+  describe.skipIf(!canMountSmallDisk)("on a full disk", () => {
+    it("reports the failure, tries again with a growing pause, and gives the WAL's bytes back once space returns", async () => {
+      const disk = mountSmallDisk(path.join(tempDir(), "data"), 8 * 1024 * 1024);
+      disks.push(disk);
+      const file = path.join(disk.dir, "scanarr.db");
+      const db = openDatabase(file);
+      writeNewPages(db, 2);
+      disk.fill();
+      const reports: CheckpointReport[] = [];
+      const checkpointer = startCheckpointer(file, silentLogger(), { intervalMs: 20, maxBackoffMs: 200, onReport: (r) => reports.push(r) });
+      try {
+        await expect.poll(() => reports.filter((r) => !r.ok).length).toBeGreaterThanOrEqual(3);
+        expect(reports.every((r) => !r.ok && r.code === "SQLITE_FULL")).toBe(true);
+        const failedAt = reports.length;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // 20, 40, 80, 160, then 200 ms at most between tries: a handful in half a second, not 25.
+        expect(reports.length - failedAt).toBeLessThanOrEqual(5);
+        disk.free();
+        checkpointer.now();
+        await expect.poll(() => reports.at(-1)).toEqual({ ok: true, walBytes: 0 });
+        expect(walBytes(file)).toBe(0);
+        expect((db.prepare("SELECT COUNT(*) AS n FROM filler").get() as { n: number }).n).toBe(512);
+      } finally {
+        await checkpointer.stop();
+        db.close();
+      }
+    });
+  });
+});
