@@ -1,5 +1,5 @@
 import { secretLogPaths } from "../../src/config/secrets.js";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { Writable } from "node:stream";
 import { defaultConfig } from "../../src/config/defaults.js";
@@ -56,11 +56,9 @@ export interface TestServiceOptions {
   targetTimeoutMs?: number;
 }
 
-/** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
-export async function startTestService(overrides: Partial<Config> = {}, options: TestServiceOptions = {}): Promise<TestService> {
-  const { sections = ARR_SECTIONS, clock = systemClock, env = process.env, beforeStart } = options;
-  const plex = await startFakePlex({ sections });
-  const config: Config = {
+/** The config the test services run on: loopback, no delay, the *arr mappings, the fake Plex, no file checks or confirmation. */
+export function testServiceConfig(plex: Pick<FakePlex, "url" | "token">, overrides: Partial<Config> = {}): Config {
+  return {
     ...defaultConfig(TEST_PASS),
     SERVER_IP: "127.0.0.1",
     SERVER_PORT: 0,
@@ -75,6 +73,19 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     PLEX_CONFIRM_SCANS: false,
     ...overrides,
   };
+}
+
+/** Writes the drive token the fake Drive accepts (test/fakes/drive.ts), valid for an hour. */
+export function writeFakeDriveToken(paths: Pick<InstallPaths, "tokenFile">): void {
+  const token = { access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000, token_type: "Bearer" };
+  writeFileSync(paths.tokenFile, JSON.stringify(token), { mode: 0o600 });
+}
+
+/** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
+export async function startTestService(overrides: Partial<Config> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  const { sections = ARR_SECTIONS, clock = systemClock, env = process.env, beforeStart } = options;
+  const plex = await startFakePlex({ sections });
+  const config = testServiceConfig(plex, overrides);
   const paths = resolveInstallPaths(tempDir());
   mkdirSync(paths.dataDir, { recursive: true });
   beforeStart?.(paths);

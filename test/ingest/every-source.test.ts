@@ -20,6 +20,7 @@ import {
   TEST_PASS,
   waitFor,
   type TestService,
+  writeFakeDriveToken,
 } from "../helpers/service.js";
 
 const IGNORED_ENTRY = "/data/TV/Hidden/";
@@ -83,17 +84,7 @@ describe("one way in for every source", () => {
         },
       },
       {
-        beforeStart: (paths) =>
-          writeFileSync(
-            paths.tokenFile,
-            JSON.stringify({
-              access_token: "fake-access-token",
-              refresh_token: "r",
-              expiry_date: Date.now() + 3_600_000,
-              token_type: "Bearer",
-            }),
-            { mode: 0o600 },
-          ),
+        beforeStart: writeFakeDriveToken,
       },
     );
     // The first poll only notes where each change log starts; files added after it are new.

@@ -3,7 +3,6 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
@@ -12,7 +11,7 @@ import { WAL_LIMIT_BYTES } from "../../src/queue/database.js";
 import { startService, type RunningService } from "../../src/serve/service.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 import { tempDir } from "../helpers/cli.js";
-import { ARR_MAPPINGS, ARR_SECTIONS, postJson, TEST_PASS } from "../helpers/service.js";
+import { ARR_SECTIONS, postJson, TEST_PASS, testServiceConfig } from "../helpers/service.js";
 import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
 
 const DISK_BYTES = 24 * 1024 * 1024;
@@ -47,19 +46,7 @@ async function setUp(overrides: Partial<Config> = {}): Promise<Setup> {
   const disk = mountSmallDisk(paths.dataDir, DISK_BYTES);
   disks.push(disk);
   cleanups.push(() => disk.unmount());
-  const config: Config = {
-    ...defaultConfig(TEST_PASS),
-    SERVER_IP: "127.0.0.1",
-    SERVER_PORT: 0,
-    SERVER_SCAN_DELAY: 0,
-    SERVER_MAX_FILE_CHECKS: 0,
-    SERVER_ALLOW_MANUAL_SCAN: true,
-    SERVER_PATH_MAPPINGS: ARR_MAPPINGS,
-    PLEX_LOCAL_URL: plex.url,
-    PLEX_TOKEN: plex.token,
-    PLEX_CONFIRM_SCANS: false,
-    ...overrides,
-  };
+  const config = testServiceConfig(plex, overrides);
   return { plex, paths, disk, config };
 }
 

@@ -1,9 +1,8 @@
-import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 import { buildPlexDb } from "../scan/helpers/plex-db.js";
-import { deliveriesSettled, startTestService, storedScans, waitFor, type TestService } from "../helpers/service.js";
+import { deliveriesSettled, startTestService, storedScans, waitFor, type TestService, writeFakeDriveToken } from "../helpers/service.js";
 import { defaultConfig } from "../../src/config/defaults.js";
 
 let drive: FakeDrive | undefined;
@@ -58,17 +57,7 @@ describe("serve with drive monitoring", () => {
       {
         sections: [{ key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] }],
         clock,
-        beforeStart: (paths) =>
-          writeFileSync(
-            paths.tokenFile,
-            JSON.stringify({
-              access_token: "fake-access-token",
-              refresh_token: "r",
-              expiry_date: Date.now() + 3_600_000,
-              token_type: "Bearer",
-            }),
-            { mode: 0o600 },
-          ),
+        beforeStart: writeFakeDriveToken,
       },
     );
     expect(t.service.drive).toBeDefined();
