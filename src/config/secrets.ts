@@ -17,9 +17,8 @@ export function secretPathsOf(spec: Spec = CONFIG_SCHEMA, at = ""): string[] {
 
 /**
  * The pino redaction paths for the config's secrets: each path at the top of
- * a log object and under a `config` key, and a key outside any list also by
- * its own name (a line may log `{ RC_PASS }` or a target entry without its
- * parents). Every path is explicit: a leading `*.` wildcard costs about 0.7 µs
+ * a log object and under a `config` key, and a nested key also by its own
+ * name (a line may log `{ RC_PASS }` or a target entry without its parents). Every path is explicit: a leading `*.` wildcard costs about 0.7 µs
  * on every log line, each (27 such paths took a webhook's line from 5 to
  * 20 µs), for a shape nothing logs.
  */
@@ -27,7 +26,7 @@ export function secretLogPaths(spec: Spec = CONFIG_SCHEMA): string[] {
   const paths = secretPathsOf(spec).flatMap((path) => {
     const forms = [path, `config.${path}`];
     const leaf = path.split(".").pop() ?? path;
-    if (leaf !== path) forms.push(leaf.replace(/^.*\]\./, ""));
+    if (leaf !== path) forms.push(leaf);
     return forms;
   });
   return [...new Set(paths)];

@@ -48,15 +48,14 @@ async function passGate(ctx: RequestContext, gate: Gate, options: DispatchOption
 }
 
 /** HTTP Basic with the argon2-hashed login (the /triggers routes); answers 401 with a challenge, or 429. */
-async function requireBasic({ req, res, deps }: RequestContext): Promise<void> {
+async function requireBasic({ req, res, deps, remote }: RequestContext): Promise<void> {
   const basicAuth = deps.compat?.basicAuth;
   if (basicAuth === undefined) throw new HttpError(404, "no such route");
-  const verdict = await basicAuth.check(req.headers.authorization, req.socket.remoteAddress ?? "unknown");
+  const verdict = await basicAuth.check(req.headers.authorization, remote ?? "unknown");
   if (verdict.ok) return;
   if (verdict.challenge) res.setHeader("www-authenticate", 'Basic realm="scanarr", charset="UTF-8"');
   if (verdict.retryAfterSeconds !== undefined) res.setHeader("retry-after", String(verdict.retryAfterSeconds));
-  if (verdict.status === 429)
-    deps.logger.warn({ remote: req.socket.remoteAddress }, "too many failed logins on /triggers; refusing for a while");
+  if (verdict.status === 429) deps.logger.warn({ remote }, "too many failed logins on /triggers; refusing for a while");
   throw new HttpError(verdict.status, verdict.reason);
 }
 

@@ -1,6 +1,5 @@
 import type { IngestOutcome } from "../domain.js";
 import type { Ingest, IngestOptions } from "../ingest/pipeline.js";
-import type { RequestOutcome } from "../metrics/metrics.js";
 import type { TriggerResult } from "../triggers/index.js";
 import { HttpError, unwritableAnswer } from "./http-error.js";
 import { LIMITS } from "./limits.js";
@@ -41,9 +40,4 @@ export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDe
   if (outcome.result === "refused") throw new HttpError(400, outcome.message);
   if (outcome.result === "unmatched") throw new HttpError(422, outcome.message, { paths: outcome.paths, libraries: outcome.libraries });
   return outcome;
-}
-
-/** How the metrics count an answered request. */
-export function requestOutcomeOf(outcome: AnsweredOutcome): RequestOutcome {
-  return outcome.result;
 }

@@ -13,7 +13,7 @@ import { openDatabase } from "../../src/queue/database.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startService } from "../../src/serve/service.js";
 import { startFakePlex } from "../fakes/plex.js";
-import { ARR_SECTIONS, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
+import { ARR_SECTIONS, startTestService, TEST_PASS, testServiceConfig, type TestService } from "../helpers/service.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -76,13 +76,7 @@ describe("one serve per data directory", () => {
     );
     cleanups.push(() => void holder.kill());
     await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
-    const config = {
-      ...defaultConfig(TEST_PASS),
-      SERVER_IP: "127.0.0.1",
-      SERVER_PORT: 0,
-      PLEX_LOCAL_URL: plex.url,
-      PLEX_TOKEN: plex.token,
-    };
+    const config = testServiceConfig(plex);
 
     const started = Date.now();
     const start = startService({ config, paths, logger: silentLogger(), clock: systemClock, env: {} });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../../lib/logger.js";
 import type { ScanMetrics } from "../../metrics/metrics.js";
-import { requestOutcomeOf, type AnsweredOutcome } from "../ingest-trigger.js";
+import type { AnsweredOutcome } from "../ingest-trigger.js";
 import { sendHtml, sendJson, wantsHtml } from "../respond.js";
 import { renderResultPage } from "../views/result-page.js";
 
@@ -20,7 +20,7 @@ export function answerOutcome(
   format?: "json" | "form",
 ): void {
   const { logger } = deps;
-  deps.metrics?.request(outcome.source, requestOutcomeOf(outcome));
+  deps.metrics?.request(outcome.source, outcome.result);
   if (outcome.result === "queued") {
     const { source, event, queued, covered, ignored, unmatched } = outcome;
     logger.info({ trigger, source, event, queued, covered, ignored: ignored.length || undefined, ...extra }, "scan request accepted");

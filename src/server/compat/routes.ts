@@ -40,7 +40,6 @@ function aTrain(ctx: RequestContext): Promise<void> {
 function named(ctx: RequestContext): Promise<void> {
   const deps = withCompat(ctx);
   const name = ctx.params.name ?? "";
-  if (name === "a-train") throw new HttpError(404, "the A-Train route is /triggers/a-train/<drive>");
   const type = deps.compat.triggers.get(name);
   if (type === undefined) {
     throw new HttpError(
