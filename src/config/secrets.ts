@@ -1,9 +1,8 @@
+import { SHORTEST_MASKED } from "../lib/mask.js";
 import { CONFIG_SCHEMA, secretOf, type Spec } from "./schema.js";
 import type { Config } from "./types.js";
 import { isPlainObject } from "./validate.js";
 
-/** Shorter values are not looked for in texts: masking every "abc" would garble messages and hide nothing. */
-const SHORTEST_MASKED = 4;
 /** Parts of a secret URL this long are tokens (Discord's is 68 characters); "/api" or "/hooks" are not. */
 const SHORTEST_URL_TOKEN = 16;
 

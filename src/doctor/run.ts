@@ -3,6 +3,7 @@ import type { Config } from "../config/types.js";
 import { resolveTargets, type ResolvedTarget } from "../paths/trace.js";
 import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
 import { messageOf } from "../lib/errors.js";
+import { createSecretMasker } from "../lib/mask.js";
 
 /** The context's shared library lookup: the first caller reads, the others wait for the same answer. */
 export function memoLibraries(targets: DoctorContext["targets"]): () => Promise<ResolvedTarget[]> {
@@ -33,7 +34,5 @@ export async function runChecks(checks: readonly DoctorCheck[], ctx: DoctorConte
 }
 
 function redactor(config: Config): (text: string) => string {
-  // Longest first, so a secret holding a shorter one is hidden whole.
-  const secrets = secretValuesOf(config).sort((a, b) => b.length - a.length);
-  return (text) => secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+  return createSecretMasker(secretValuesOf(config), "[redacted]");
 }

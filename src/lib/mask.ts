@@ -10,3 +10,16 @@ export function maskUrlPath(url: string): string {
   const { protocol, host } = new URL(url);
   return `${protocol}//${host}/****`;
 }
+
+/** Shorter values are not looked for in texts: masking every "abc" would garble messages and hide nothing. */
+export const SHORTEST_MASKED = 4;
+
+/**
+ * A function that replaces every secret found in a text by `mask`, longest
+ * first so a secret holding a shorter one is hidden whole. Secrets shorter
+ * than four characters are left alone.
+ */
+export function createSecretMasker(secrets: readonly string[], mask: string): (text: string) => string {
+  const ordered = [...new Set(secrets)].filter((s) => s.length >= SHORTEST_MASKED).sort((a, b) => b.length - a.length);
+  return (text) => ordered.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(mask) : out), text);
+}

@@ -1,3 +1,5 @@
+import { createSecretMasker } from "../lib/mask.js";
+
 /** Longest texts kept from an error or a problem in a message. */
 const MAX_TEXT = 300;
 
@@ -9,11 +11,9 @@ const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/@"'<>]*@)?([^\s/?#"'<>]+)
  * credentials or query (where tokens travel), and a bounded length.
  */
 export function createScrubber(secrets: readonly string[]): (text: string) => string {
-  const ordered = [...new Set(secrets)].sort((a, b) => b.length - a.length);
+  const mask = createSecretMasker(secrets, "****");
   return (text) => {
-    let out = text;
-    for (const secret of ordered) out = out.split(secret).join("****");
-    out = out.replace(URL_IN_TEXT, (_all, scheme: string, host: string, path: string) => `${scheme}${host}${path}`);
+    const out = mask(text).replace(URL_IN_TEXT, (_all, scheme: string, host: string, path: string) => `${scheme}${host}${path}`);
     return out.length > MAX_TEXT ? `${out.slice(0, MAX_TEXT - 1)}…` : out;
   };
 }

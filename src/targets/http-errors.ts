@@ -1,5 +1,6 @@
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../domain.js";
 import { describeFetchCause, isAuthStatus, isRetryableStatus, isTimeout } from "../lib/http-status.js";
+import { createSecretMasker } from "../lib/mask.js";
 
 /** How a server is named in messages: "Jellyfin at http://host:8096", and what to check when it refuses us. */
 export interface ServerLabel {
@@ -67,8 +68,6 @@ export function isTargetError(error: unknown): error is Error {
 
 /** Belt and braces: replaces every secret in the message before the error leaves a client. */
 export function redactSecrets(error: Error, secrets: readonly string[]): Error {
-  for (const secret of secrets) {
-    if (secret.length >= 4 && error.message.includes(secret)) error.message = error.message.split(secret).join("[redacted]");
-  }
+  error.message = createSecretMasker(secrets, "[redacted]")(error.message);
   return error;
 }
