@@ -1,3 +1,4 @@
+import { identityOf } from "./loop-guard.js";
 import path from "node:path";
 import type { PathFilter } from "./filter.js";
 import { isGone, type WatchFs, type WatchStat } from "./fs.js";
@@ -76,7 +77,7 @@ async function visit(round: Round, dir: string): Promise<string[]> {
   if (input.detect === "mtime") {
     stat = isRoot ? round.rootStat : await input.fs.stat(dir).catch((error: unknown) => failed(input, result, dir, error, snap));
     if (!stat) return [];
-    const sameRoot = !isRoot || snap?.identity === identity(stat);
+    const sameRoot = !isRoot || snap?.identity === identityOf(stat);
     if (snap && snap.mtimeMs === stat.mtimeMs && sameRoot) return known();
   }
   const listing = await list(input, dir).catch((error: unknown) => failed(input, result, dir, error, snap));
@@ -87,7 +88,7 @@ async function visit(round: Round, dir: string): Promise<string[]> {
   }
   if (input.detect === "listing" && snap && sameNames(snap, listing)) return known();
   const next: DirSnap = { mtimeMs: stat && stat.mtimeMs < input.wallNow() - RACY_MS ? stat.mtimeMs : -1, dirs: listing.dirs, files: {} };
-  if (isRoot && stat) next.identity = identity(stat);
+  if (isRoot && stat) next.identity = identityOf(stat);
   for (const name of listing.files) {
     const file = path.join(dir, name);
     const old = snap?.files[name];
@@ -164,8 +165,4 @@ function forgetTree(input: RoundInput, result: RoundResult, dir: string, parent:
   result.observed.push({ file: dir, folder: parent, change: "removed-dir" });
   const prefix = dir + path.sep;
   for (const known of input.snapshot.keys()) if (known === dir || known.startsWith(prefix)) result.deletes.push(known);
-}
-
-function identity(stat: WatchStat): string {
-  return `${stat.dev}:${stat.ino}`;
 }

@@ -1,4 +1,4 @@
-import path from "node:path";
+import { isInside } from "./loop-guard.js";
 
 /** What happened to a path: it is there (new or changed), a file is gone, or a whole folder is gone. */
 export type Change = "present" | "removed" | "removed-dir";
@@ -92,8 +92,4 @@ export class Settler {
   clear(): void {
     this.folders.clear();
   }
-}
-
-function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 }
