@@ -10,8 +10,6 @@ export interface BackoffOptions {
   logger: Logger;
   /** Tries in all, the first included. */
   maxAttempts?: number;
-  baseMs?: number;
-  maxDelayMs?: number;
   signal?: AbortSignal;
 }
 
@@ -24,18 +22,13 @@ export const GOOGLE_BACKOFF: Backoff = { baseMs: 1000, factor: 2, maxMs: 32_000,
 /** Runs `call`, retrying retryable DriveApiErrors with backoff; anything else is thrown at once. */
 export async function withBackoff<T>(what: string, call: () => Promise<T>, options: BackoffOptions): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 6;
-  const shape: Backoff = {
-    ...GOOGLE_BACKOFF,
-    baseMs: options.baseMs ?? GOOGLE_BACKOFF.baseMs,
-    maxMs: options.maxDelayMs ?? GOOGLE_BACKOFF.maxMs,
-  };
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
     } catch (error) {
       const retryable = error instanceof DriveApiError && error.retryable;
       if (!retryable || attempt + 1 >= maxAttempts || options.signal?.aborted) throw error;
-      const delay = backoffDelay(attempt + 1, shape, options.random);
+      const delay = backoffDelay(attempt + 1, GOOGLE_BACKOFF, options.random);
       options.logger.warn(
         { call: what, status: error.status, reason: error.reason, retryInMs: delay },
         "Drive API call failed, backing off",

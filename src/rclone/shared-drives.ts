@@ -1,3 +1,4 @@
+import { isAuthStatus } from "../lib/http-status.js";
 import { auth } from "@googleapis/drive";
 import { listAllSharedDrives } from "../drive/change-logs.js";
 import { createDriveApi } from "../drive/client.js";
@@ -22,7 +23,7 @@ export async function listSharedDrives(apiUrl: string, accessToken: string): Pro
   try {
     return await listAllSharedDrives(createDriveApi({ auth: client, apiUrl }));
   } catch (error) {
-    if (error instanceof DriveApiError && (error.status === 401 || error.status === 403)) {
+    if (error instanceof DriveApiError && error.status !== undefined && isAuthStatus(error.status)) {
       throw new SharedDrivesError(`the Drive API refused the token (HTTP ${error.status})`);
     }
     const message = messageOf(error);

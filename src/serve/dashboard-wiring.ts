@@ -1,6 +1,5 @@
 import type { Config } from "../config/types.js";
 import type { TargetRuntime } from "../domain.js";
-import type { Clock } from "../lib/clock.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
 import { observeQueue } from "../metrics/observe-queue.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
@@ -23,7 +22,6 @@ export interface DashboardWiringDeps {
   db: Database;
   /** The one writer of the queue: the dashboard's actions go through it, the metrics count its events. */
   queue: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory" | "subscribe">;
-  clock: Clock;
   mapper: PathMapper;
   targets: readonly TargetRuntime[];
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };
