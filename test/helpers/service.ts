@@ -81,14 +81,12 @@ export function writeFakeDriveToken(paths: Pick<InstallPaths, "tokenFile">): voi
   writeFileSync(paths.tokenFile, JSON.stringify(token), { mode: 0o600 });
 }
 
-/** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
-export async function startTestService(overrides: Partial<Config> = {}, options: TestServiceOptions = {}): Promise<TestService> {
-  const { sections = ARR_SECTIONS, clock = systemClock, env = process.env, beforeStart } = options;
-  const plex = await startFakePlex({ sections });
-  const config = testServiceConfig(plex, overrides);
-  const paths = resolveInstallPaths(tempDir());
-  mkdirSync(paths.dataDir, { recursive: true });
-  beforeStart?.(paths);
+/** The service on an install of the caller's (a restart on the same data, a data folder on a small disk), logging JSON at debug with the config's secrets redacted. */
+export async function startServiceOn(
+  config: Config,
+  paths: InstallPaths,
+  options: Pick<TestServiceOptions, "clock" | "env" | "anchorPollMs" | "targetTimeoutMs"> = {},
+): Promise<Pick<TestService, "service" | "origin" | "base" | "logs">> {
   let logText = "";
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -97,24 +95,34 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     },
   });
   const logger = createLogger({ level: "debug", format: "json", destination, redact: secretLogPaths() });
-  const service = await startService({
-    config,
-    paths,
-    logger,
+  const { clock = systemClock, env = process.env, anchorPollMs, targetTimeoutMs } = options;
+  const service = await startService({ config, paths, logger, clock, env, anchorPollMs, targetTimeoutMs });
+  const origin = `http://127.0.0.1:${service.port}`;
+  return { service, origin, base: `${origin}/${TEST_PASS}`, logs: () => logText };
+}
+
+/** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
+export async function startTestService(overrides: Partial<Config> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  const { sections = ARR_SECTIONS, clock = systemClock, env = process.env, beforeStart } = options;
+  const plex = await startFakePlex({ sections });
+  const config = testServiceConfig(plex, overrides);
+  const paths = resolveInstallPaths(tempDir());
+  mkdirSync(paths.dataDir, { recursive: true });
+  beforeStart?.(paths);
+  const { service, origin, base, logs } = await startServiceOn(config, paths, {
     clock,
     env,
     anchorPollMs: options.anchorPollMs,
     targetTimeoutMs: options.targetTimeoutMs,
   });
-  const origin = `http://127.0.0.1:${service.port}`;
   return {
     service,
     plex,
     paths,
     config,
     origin,
-    base: `${origin}/${TEST_PASS}`,
-    logs: () => logText,
+    base,
+    logs,
     async stop() {
       await service.stop();
       await plex.close();

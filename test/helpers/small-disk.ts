@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmdirSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { onTestFinished } from "vitest";
 
 /**
  * A real, small filesystem for full-disk tests: a tmpfs mounted on a folder
@@ -101,3 +102,10 @@ function unmountSmallDisk(dir: string): void {
 process.once("exit", () => {
   for (const dir of [...mounted]) unmountSmallDisk(dir);
 });
+
+/** A small disk on a new temporary folder for the running test, unmounted when that test ends. */
+export function mountDiskForTest(sizeBytes: number): SmallDisk {
+  const disk = mountSmallDisk(path.join(mkdtempSync(path.join(tmpdir(), "scanarr-disk-")), "data"), sizeBytes);
+  onTestFinished(() => disk.unmount());
+  return disk;
+}

@@ -1,19 +1,14 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startCheckpointer } from "../../src/queue/checkpointer.js";
 import { openDatabase } from "../../src/queue/database.js";
 import type { CheckpointReport } from "../../src/queue/storage-watch.js";
-import { tempDir } from "../helpers/cli.js";
-import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
+import { canMountSmallDisk, mountDiskForTest } from "../helpers/small-disk.js";
 import { tempDatabase } from "./helpers.js";
 
 const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
-const disks: SmallDisk[] = [];
-afterAll(() => {
-  for (const disk of disks) disk.unmount();
-});
 
 /** About `mib` MiB of new pages, all in the WAL while no checkpoint runs. */
 function writeNewPages(db: ReturnType<typeof openDatabase>, mib: number): void {
@@ -42,8 +37,7 @@ describe("the checkpoint thread", () => {
 
   describe.skipIf(!canMountSmallDisk)("on a full disk", () => {
     it("reports the failure, tries again with a growing pause, and gives the WAL's bytes back once space returns", async () => {
-      const disk = mountSmallDisk(path.join(tempDir(), "data"), 8 * 1024 * 1024);
-      disks.push(disk);
+      const disk = mountDiskForTest(8 * 1024 * 1024);
       const file = path.join(disk.dir, "scanarr.db");
       const db = openDatabase(file);
       writeNewPages(db, 2);

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Library, Target } from "../../src/domain.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { openDatabase, probeWrite } from "../../src/queue/database.js";
@@ -8,20 +8,14 @@ import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startDelivery } from "../../src/queue/scheduler.js";
 import { createSpaceReserve } from "../../src/queue/space-reserve.js";
 import { createStorageWatch } from "../../src/queue/storage-watch.js";
-import { tempDir } from "../helpers/cli.js";
 import { recordingLogger } from "../helpers/log-lines.js";
-import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
+import { canMountSmallDisk, mountDiskForTest } from "../helpers/small-disk.js";
 
 const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
-const disks: SmallDisk[] = [];
-afterAll(() => {
-  for (const disk of disks) disk.unmount();
-});
 
 describe.skipIf(!canMountSmallDisk)("a delivery under way when the disk fills", () => {
   it("has its outcome recorded with the reserve's bytes, so a restart does not send it again", async () => {
-    const disk = mountSmallDisk(path.join(tempDir(), "data"), 8 * 1024 * 1024);
-    disks.push(disk);
+    const disk = mountDiskForTest(8 * 1024 * 1024);
     const file = path.join(disk.dir, "scanarr.db");
     const db = openDatabase(file);
     const { logger, at } = recordingLogger();

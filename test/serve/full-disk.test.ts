@@ -1,27 +1,20 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { Writable } from "node:stream";
 import Database from "better-sqlite3";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/types.js";
-import { systemClock } from "../../src/lib/clock.js";
 import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
-import { createLogger } from "../../src/lib/logger.js";
 import { WAL_LIMIT_BYTES } from "../../src/queue/database.js";
-import { startService, type RunningService } from "../../src/serve/service.js";
+import type { RunningService } from "../../src/serve/service.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 import { tempDir } from "../helpers/cli.js";
-import { ARR_SECTIONS, postJson, TEST_PASS, testServiceConfig } from "../helpers/service.js";
+import { ARR_SECTIONS, postJson, startServiceOn, testServiceConfig } from "../helpers/service.js";
 import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
 
 const DISK_BYTES = 24 * 1024 * 1024;
-const disks: SmallDisk[] = [];
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
-});
-afterAll(() => {
-  for (const disk of disks) disk.unmount();
 });
 
 interface Serve {
@@ -44,25 +37,15 @@ async function setUp(overrides: Partial<Config> = {}): Promise<Setup> {
   cleanups.push(() => plex.close());
   const paths = resolveInstallPaths(tempDir());
   const disk = mountSmallDisk(paths.dataDir, DISK_BYTES);
-  disks.push(disk);
   cleanups.push(() => disk.unmount());
   const config = testServiceConfig(plex, overrides);
   return { plex, paths, disk, config };
 }
 
 async function serve({ config, paths }: Setup): Promise<Serve> {
-  let text = "";
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  const logger = createLogger({ level: "debug", format: "json", destination });
-  const service = await startService({ config, paths, logger, clock: systemClock, env: {} });
+  const { service, origin, base, logs } = await startServiceOn(config, paths, { env: {} });
   let stopped = false;
   cleanups.push(() => (stopped ? undefined : service.stop()));
-  const origin = `http://127.0.0.1:${service.port}`;
   return {
     service: {
       ...service,
@@ -72,8 +55,8 @@ async function serve({ config, paths }: Setup): Promise<Serve> {
       },
     },
     origin,
-    base: `${origin}/${TEST_PASS}`,
-    logs: () => text,
+    base,
+    logs,
   };
 }
 
