@@ -75,6 +75,20 @@ export function testServiceConfig(plex: Pick<FakePlex, "url" | "token">, overrid
   };
 }
 
+/** CLOUD for drive monitoring against the fake Drive at `apiUrl`, watching `filePaths` (the token: writeFakeDriveToken). */
+export function fakeDriveCloud(apiUrl: string, filePaths: string[], pollInterval: number): Config["CLOUD"] {
+  const { CLOUD } = defaultConfig(TEST_PASS);
+  return {
+    ...CLOUD,
+    ENABLED: true,
+    CLIENT_ID: "client-id",
+    CLIENT_SECRET: "client-secret",
+    API_URL: apiUrl,
+    POLL_INTERVAL: pollInterval,
+    ALLOWED: { ...CLOUD.ALLOWED, FILE_PATHS: filePaths },
+  };
+}
+
 /** Writes the drive token the fake Drive accepts (test/fakes/drive.ts), valid for an hour. */
 export function writeFakeDriveToken(paths: Pick<InstallPaths, "tokenFile">): void {
   const token = { access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000, token_type: "Bearer" };

@@ -8,7 +8,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/config/defaults.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 import { tempDir } from "../helpers/cli.js";
 import {
@@ -20,6 +19,7 @@ import {
   TEST_PASS,
   waitFor,
   type TestService,
+  fakeDriveCloud,
   writeFakeDriveToken,
 } from "../helpers/service.js";
 
@@ -63,7 +63,6 @@ describe("one way in for every source", () => {
       folders.tv = fake.addFolderPath("Media/TV");
       folders.other = fake.addFolderPath("Media/Other");
     });
-    const base = defaultConfig(TEST_PASS);
     t = await startTestService(
       {
         SERVER_IGNORE_LIST: [IGNORED_ENTRY],
@@ -73,15 +72,7 @@ describe("one way in for every source", () => {
           "/data/Other/": ["/other/", `${other}/`, "My Drive/Media/Other/"],
         },
         WATCH: [{ PATHS: [tv, other], MODE: "events", MIN_AGE: 0 }],
-        CLOUD: {
-          ...base.CLOUD,
-          ENABLED: true,
-          CLIENT_ID: "client-id",
-          CLIENT_SECRET: "client-secret",
-          API_URL: fake.url,
-          POLL_INTERVAL: 3600,
-          ALLOWED: { ...base.CLOUD.ALLOWED, FILE_PATHS: ["My Drive/Media/"] },
-        },
+        CLOUD: fakeDriveCloud(fake.url, ["My Drive/Media/"], 3600),
       },
       {
         beforeStart: writeFakeDriveToken,
@@ -89,9 +80,11 @@ describe("one way in for every source", () => {
     );
     // The first poll only notes where each change log starts; files added after it are new.
     await t.service.drive?.pollNow();
+    const deadline = Date.now() + 20_000;
     for (let ok = false; !ok; ) {
       const health = (await (await fetch(`${t.origin}/health`)).json()) as { watch: Array<{ state: string }> };
       ok = health.watch.length === 2 && health.watch.every((w) => w.state === "ok");
+      if (!ok && Date.now() > deadline) throw new Error(`the watchers were not ready within 20 s: ${JSON.stringify(health.watch)}`);
       if (!ok) await new Promise((r) => setTimeout(r, 20));
     }
   });

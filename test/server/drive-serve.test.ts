@@ -2,8 +2,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 import { buildPlexDb } from "../scan/helpers/plex-db.js";
-import { deliveriesSettled, startTestService, storedScans, waitFor, type TestService, writeFakeDriveToken } from "../helpers/service.js";
-import { defaultConfig } from "../../src/config/defaults.js";
+import {
+  deliveriesSettled,
+  startTestService,
+  storedScans,
+  waitFor,
+  type TestService,
+  fakeDriveCloud,
+  writeFakeDriveToken,
+} from "../helpers/service.js";
 
 let drive: FakeDrive | undefined;
 let t: TestService | undefined;
@@ -39,20 +46,11 @@ describe("serve with drive monitoring", () => {
       [{ file: "/data/Movies/Known (2001)/Known (2001).mkv" }],
     );
     const clock = new ManualClock(Date.now());
-    const base = defaultConfig("x".repeat(32));
     t = await startTestService(
       {
         SERVER_PATH_MAPPINGS: { "/data/Movies/": ["My Drive/Media/Movies/"] },
         PLEX_DATABASE_PATH: plexDb,
-        CLOUD: {
-          ...base.CLOUD,
-          ENABLED: true,
-          CLIENT_ID: "client-id",
-          CLIENT_SECRET: "client-secret",
-          API_URL: fake.url,
-          POLL_INTERVAL: 60,
-          ALLOWED: { ...base.CLOUD.ALLOWED, FILE_PATHS: ["My Drive/Media/Movies/"] },
-        },
+        CLOUD: fakeDriveCloud(fake.url, ["My Drive/Media/Movies/"], 60),
       },
       {
         sections: [{ key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] }],

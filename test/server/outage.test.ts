@@ -54,7 +54,6 @@ describe("a media server outage", () => {
   it("delivers every held scan within 15 s of Plex's return after 60 s of 503 (4 calls in flight)", async () => {
     const clock = new ManualClock(Date.now());
     t = await startTestService({ SERVER_DELIVERY_CONCURRENCY: 4 }, { clock });
-    await waitFor(() => t!.service !== undefined);
     t.plex.setMode(503);
     for (let i = 0; i < 20; i++)
       expect((await postForm(t.base, { eventType: "Manual", filepath: `/tv/Show ${i}/Season 1/` })).status).toBe(202);
