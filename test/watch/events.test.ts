@@ -62,8 +62,11 @@ describe("events mode", () => {
     const subtitle = path.join(root, "Movies", "Old (1999)", "old.srt");
     await waitFor(() => pendingFiles().includes(subtitle), 5_000, "the subtitle");
     writeFileSync(path.join(root, "Movies", "Old (1999)", "Extras", "later.mkv"), "extra");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(pendingFiles()).toEqual([subtitle]);
+    // Written after the extra: once it is seen, an event for the extra would have been too (one inotify queue).
+    const sentinel = path.join(root, "Movies", "Old (1999)", "old.en.srt");
+    writeFileSync(sentinel, "1\n");
+    await waitFor(() => pendingFiles().includes(sentinel), 5_000, "the file written after the extra");
+    expect(pendingFiles().sort()).toEqual([sentinel, subtitle].sort());
   });
 
   it("scans a removed season folder through its parent, as a deletion", async () => {
