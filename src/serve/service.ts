@@ -99,23 +99,32 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   // Made now while there is room; released the moment the disk fills (see space-reserve.ts).
   const reserve = createSpaceReserve(path.join(deps.paths.dataDir, "scanarr.reserve"));
   if (!exclusive) reserve.ensure();
+  // A write that works, made at start and once a second while the disk is full: it shares the
+  // database again after a start on a full disk, and resumes the deliveries a stop left claimed.
+  function probe(): void {
+    if (exclusive) {
+      shareDatabase(db);
+      exclusive = false;
+      checkpointer = startCheckpointing();
+      logger.info({ database }, "the database is shared again: other scanarr commands can read it");
+    }
+    if (interruptedLeft) {
+      queue.resumeInterrupted();
+      interruptedLeft = false;
+    }
+    // The resumption may have had nothing to write: a full disk is found now, not by the first webhook.
+    probeWrite(db);
+  }
+  function startCheckpointing(): Checkpointer {
+    return startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
+  }
   const storage = createStorageWatch({
     database,
     clock,
     logger,
     reserve,
     freeBytes: () => freeBytesOf(deps.paths.dataDir),
-    probe: () => {
-      if (exclusive) {
-        shareDatabase(db);
-        exclusive = false;
-        checkpointer = startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
-        logger.info({ database }, "the database is shared again: other scanarr commands can read it");
-      }
-      if (interruptedLeft) queue.resumeInterrupted();
-      else probeWrite(db);
-      interruptedLeft = false;
-    },
+    probe,
     checkpointNow: () => checkpointer?.now(),
   });
   if (exclusive) {
@@ -139,10 +148,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   });
   if (storage.problem() === undefined) {
     try {
-      queue.resumeInterrupted();
-      interruptedLeft = false;
-      // The resumption may have had nothing to write: a full disk is found now, not by the first webhook.
-      probeWrite(db);
+      probe();
     } catch (error) {
       if (!storage.report(error)) throw error;
     }
@@ -202,7 +208,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     await mount.close();
     throw error;
   }
-  if (!exclusive) checkpointer = startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
+  if (!exclusive) checkpointer = startCheckpointing();
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
