@@ -18,26 +18,30 @@ export function catalogOfTargets(built: readonly TargetRuntime[]): LibraryCatalo
       joined = { from: lists, libraries };
       return libraries;
     },
-    librariesHolding(folder: string): Library[] | undefined {
-      let unknown = false;
-      const holding: Library[] = [];
-      for (const b of built) {
-        const libraries = b.libraries.knownLibraries();
-        if (libraries === undefined) unknown = true;
-        else holding.push(...findLibrariesFor(b.toTargetPath(folder), libraries));
-      }
-      return holding.length > 0 || !unknown ? holding : undefined;
-    },
-    libraryRootsOf(path: string): string[] | undefined {
-      let unknown = false;
-      const roots = new Set<string>();
-      for (const b of built) {
-        const libraries = b.libraries.knownLibraries();
-        if (libraries === undefined) unknown = true;
-        else for (const root of matcherOf(libraries).rootsOf(path, b.toTargetPath(path))) roots.add(root);
-      }
-      return roots.size > 0 || !unknown ? [...roots] : undefined;
+    librariesHolding: (folder) => acrossTargets(built, (libraries, b) => findLibrariesFor(b.toTargetPath(folder), libraries)),
+    libraryRootsOf(path) {
+      const roots = acrossTargets(built, (libraries, b) => matcherOf(libraries).rootsOf(path, b.toTargetPath(path)));
+      return roots && [...new Set(roots)];
     },
     refreshLibraries: () => Promise.all(built.map((b) => b.libraries.refreshLibraries())),
   };
+}
+
+/**
+ * What `pick` finds in each target's known libraries, together; undefined when
+ * nothing was found and some target's libraries are not known yet (the
+ * answer cannot be told).
+ */
+function acrossTargets<T>(
+  built: readonly TargetRuntime[],
+  pick: (libraries: Library[], b: TargetRuntime) => readonly T[],
+): T[] | undefined {
+  let unknown = false;
+  const found: T[] = [];
+  for (const b of built) {
+    const libraries = b.libraries.knownLibraries();
+    if (libraries === undefined) unknown = true;
+    else found.push(...pick(libraries, b));
+  }
+  return found.length > 0 || !unknown ? found : undefined;
 }
