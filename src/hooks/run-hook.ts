@@ -95,7 +95,8 @@ export async function runHook(command: HookCommand, options: RunHookOptions): Pr
     stderrLines: stderrTail.lines(),
   };
   const failed = (ended: HookResult["ended"], error: string): HookResult => ({ ...base, ok: false, ended, error });
-  if (timedOut) return failed("time-out", `stopped after ${Math.round(options.timeoutMs / 1000)} s (${options.timeoutKey ?? "RUN_COMMAND_TIMEOUT"})`);
+  if (timedOut)
+    return failed("time-out", `stopped after ${Math.round(options.timeoutMs / 1000)} s (${options.timeoutKey ?? "RUN_COMMAND_TIMEOUT"})`);
   if (stoppedBy === "shutdown") return failed("shutdown", "stopped: scanarr is shutting down");
   if (result.code === "ENOENT") return failed("not-found", `${command.file} was not found`);
   if (result.code === "EACCES") return failed("not-executable", `${command.file} is not executable by this user`);

@@ -82,7 +82,9 @@ export class ArrClient {
 
   /** `POST /api/v3/command` with the rescan of one item; resolves when the app queued it. */
   async rescan(item: ArrItem): Promise<void> {
-    await this.http.call("POST", "/api/v3/command", `rescan the ${this.app.noun} ${item.title} (${item.path})`, { json: this.app.rescan(item.id) });
+    await this.http.call("POST", "/api/v3/command", `rescan the ${this.app.noun} ${item.title} (${item.path})`, {
+      json: this.app.rescan(item.id),
+    });
   }
 }
 

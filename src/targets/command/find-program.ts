@@ -9,7 +9,12 @@ import { TargetFatalError } from "../../domain.js";
  * TargetFatalError when it is missing or not executable by this user.
  */
 export async function findProgram(program: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const candidates = program.includes("/") ? [program] : (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "").map((dir) => join(dir, program));
+  const candidates = program.includes("/")
+    ? [program]
+    : (env.PATH ?? "")
+        .split(delimiter)
+        .filter((dir) => dir !== "")
+        .map((dir) => join(dir, program));
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);

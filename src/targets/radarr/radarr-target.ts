@@ -12,4 +12,9 @@ export const RADARR: ArrApp = {
 
 /** A TARGETS entry of TYPE "radarr": URL and TOKEN (the API key). */
 export const createRadarrTarget: TargetFactory = (entry, deps) =>
-  new ArrTarget({ name: entry.entry.NAME, api: new ArrClient({ app: RADARR, ...arrClientOptions(entry, deps) }), clock: deps.clock, logger: deps.logger });
+  new ArrTarget({
+    name: entry.entry.NAME,
+    api: new ArrClient({ app: RADARR, ...arrClientOptions(entry, deps) }),
+    clock: deps.clock,
+    logger: deps.logger,
+  });

@@ -12,4 +12,9 @@ export const SONARR: ArrApp = {
 
 /** A TARGETS entry of TYPE "sonarr": URL and TOKEN (the API key). */
 export const createSonarrTarget: TargetFactory = (entry, deps) =>
-  new ArrTarget({ name: entry.entry.NAME, api: new ArrClient({ app: SONARR, ...arrClientOptions(entry, deps) }), clock: deps.clock, logger: deps.logger });
+  new ArrTarget({
+    name: entry.entry.NAME,
+    api: new ArrClient({ app: SONARR, ...arrClientOptions(entry, deps) }),
+    clock: deps.clock,
+    logger: deps.logger,
+  });
