@@ -37,13 +37,34 @@ async function start(options: { commandTimeout?: number; recorder?: ArgvRecorder
       { id: 7, title: "Andor", path: "/tv/Andor" },
     ],
   });
-  const radarr = await startFakeArrTarget({ kind: "radarr", rootFolders: ["/movies"], items: [{ id: 12, title: "Heat", path: "/movies/Heat (1995)" }] });
-  cleanups.push(() => tdarr.close(), () => sonarr.close(), () => radarr.close());
+  const radarr = await startFakeArrTarget({
+    kind: "radarr",
+    rootFolders: ["/movies"],
+    items: [{ id: 12, title: "Heat", path: "/movies/Heat (1995)" }],
+  });
+  cleanups.push(
+    () => tdarr.close(),
+    () => sonarr.close(),
+    () => radarr.close(),
+  );
   const recorder = options.recorder ?? createArgvRecorder();
   const TARGETS: TargetConfig[] = [
-    withTargetDefaults({ TYPE: "tdarr", NAME: "tdarr", URL: tdarr.url, TOKEN: "tapi_test_key_1234", LIBRARY_ID: "tdarr-tv", PATH_MAPPINGS: { "/media/": ["/data/"] } }),
+    withTargetDefaults({
+      TYPE: "tdarr",
+      NAME: "tdarr",
+      URL: tdarr.url,
+      TOKEN: "tapi_test_key_1234",
+      LIBRARY_ID: "tdarr-tv",
+      PATH_MAPPINGS: { "/media/": ["/data/"] },
+    }),
     withTargetDefaults({ TYPE: "sonarr", NAME: "sonarr", URL: sonarr.url, TOKEN: sonarr.apiKey, PATH_MAPPINGS: { "/tv/": ["/data/TV/"] } }),
-    withTargetDefaults({ TYPE: "radarr", NAME: "radarr", URL: radarr.url, TOKEN: radarr.apiKey, PATH_MAPPINGS: { "/movies/": ["/data/Movies/"] } }),
+    withTargetDefaults({
+      TYPE: "radarr",
+      NAME: "radarr",
+      URL: radarr.url,
+      TOKEN: radarr.apiKey,
+      PATH_MAPPINGS: { "/movies/": ["/data/Movies/"] },
+    }),
     withTargetDefaults({
       TYPE: "command",
       NAME: "script",
@@ -86,20 +107,35 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     expect((await postJson(s.t.base, { eventType: "Manual", filepath: file })).status).toBe(202);
     await settle(s);
     await waitFor(() => s.tdarr.scans.length >= 1 && s.sonarr.commands.length >= 1 && s.recorder.runs().length >= 1);
-    expect(s.tdarr.scans).toEqual([{ dbID: "tdarr-tv", arrayOrPath: [`/media/TV/Severance/Season 1/Severance - S01E01.mkv`], mode: "scanFolderWatcher" }]);
+    expect(s.tdarr.scans).toEqual([
+      { dbID: "tdarr-tv", arrayOrPath: [`/media/TV/Severance/Season 1/Severance - S01E01.mkv`], mode: "scanFolderWatcher" },
+    ]);
     expect(s.sonarr.commands).toEqual([{ name: "RescanSeries", seriesId: 3 }]);
     expect(s.recorder.runs()).toEqual([["--folder", "/data/TV/Severance/Season 1", "/data/TV/Severance/Season 1/Severance - S01E01.mkv"]]);
     expect(s.t.plex.refreshes.map((r) => r.path)).toEqual(["/data/TV/Severance/Season 1"]);
     const states = deliveriesOf(s, "/data/TV/Severance/Season 1");
-    expect(states).toMatchObject({ tdarr: { state: "done" }, sonarr: { state: "done" }, script: { state: "done" }, plex: { state: "done" } });
+    expect(states).toMatchObject({
+      tdarr: { state: "done" },
+      sonarr: { state: "done" },
+      script: { state: "done" },
+      plex: { state: "done" },
+    });
     // Radarr keeps no TV: its root folders do not hold the folder, so it is left out, visibly.
-    expect(states.radarr).toMatchObject({ state: "skipped", error: expect.stringContaining("no library of radarr contains /data/TV/Severance/Season 1") });
+    expect(states.radarr).toMatchObject({
+      state: "skipped",
+      error: expect.stringContaining("no library of radarr contains /data/TV/Severance/Season 1"),
+    });
     expect(s.radarr.commands).toEqual([]);
   });
 
   it("skips, as nothing to do, a folder in Sonarr's root that no series holds, and fetches the series list once for the batch", async () => {
     const s = await start();
-    for (const filepath of ["/tv/Andor/Season 2/Andor - S02E01.mkv", "/tv/Andor/Season 2/Andor - S02E02.mkv", "/tv/Gone Show/Season 1/x.mkv", "/movies/Heat (1995)/Heat.mkv"]) {
+    for (const filepath of [
+      "/tv/Andor/Season 2/Andor - S02E01.mkv",
+      "/tv/Andor/Season 2/Andor - S02E02.mkv",
+      "/tv/Gone Show/Season 1/x.mkv",
+      "/movies/Heat (1995)/Heat.mkv",
+    ]) {
       expect((await postJson(s.t.base, { eventType: "Manual", filepath })).status).toBe(202);
     }
     await settle(s);
@@ -114,6 +150,19 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
       error: "no series of Sonarr holds /tv/Gone Show/Season 1; nothing to rescan",
     });
     expect(s.t.logs()).toContain("the target has nothing to do for the folder; skipped there");
+  });
+
+  it("hands the command hostile names intact, and refuses a name with a line break at the way in", async () => {
+    const s = await start();
+    const folder = `/tv/$(rm -rf ~) it's "quoted" \`id\` ; echo pwned`;
+    const file = `${folder}/-rf --help Amélie – 日本語 🎬 \\ *?.mkv`;
+    expect((await postJson(s.t.base, { eventType: "Manual", filepath: file })).status).toBe(202);
+    const broken = await postJson(s.t.base, { eventType: "Manual", filepath: `${folder}/two\nlines.mkv` });
+    expect(broken.status).toBe(400);
+    await settle(s);
+    await waitFor(() => s.recorder.runs().length >= 1);
+    const onPlex = (path: string) => path.replace("/tv/", "/data/TV/");
+    expect(s.recorder.runs()).toEqual([["--folder", onPlex(folder), onPlex(file)]]);
   });
 
   it("records a command's non-zero exit as a failed delivery, with its stderr", async () => {
