@@ -1,4 +1,4 @@
-import { HttpClient, isFields } from "./http-client.js";
+import { HttpClient, isFields, type KeyClientOptions } from "./http-client.js";
 import { parseServerUrl } from "./server-url.js";
 
 /** What differs between Sonarr and Radarr as scan targets (round3.md §3). */
@@ -20,14 +20,8 @@ export interface ArrItem {
   path: string;
 }
 
-export interface ArrClientOptions {
+export interface ArrClientOptions extends KeyClientOptions {
   app: ArrApp;
-  baseUrl: string;
-  apiKey: string;
-  urlKey: string;
-  credentialKey: string;
-  timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 /**

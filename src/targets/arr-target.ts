@@ -1,8 +1,8 @@
 import { TargetFatalError, TargetNothingToDoError, type Library } from "../domain.js";
-import type { ArrClient } from "./arr-client.js";
+import { ArrClient, type ArrApp } from "./arr-client.js";
 import { ArrItemIndex } from "./arr-items.js";
 import { CachedTarget } from "./cached-target.js";
-import type { TargetBuildDeps, TargetEntry } from "./factory.js";
+import { keyClientOptionsOf, type TargetFactory } from "./factory.js";
 import type { LibraryCacheTuning } from "./library-cache.js";
 
 export type ArrApi = Pick<ArrClient, "where" | "app" | "rootFolders" | "items" | "status" | "rescan">;
@@ -55,7 +55,10 @@ export class ArrTarget extends CachedTarget {
   }
 }
 
-/** The ArrClient options of a TARGETS entry: URL and TOKEN (the app's API key). */
-export function arrClientOptions({ entry, at }: TargetEntry, { fetch, timeoutMs }: TargetBuildDeps) {
-  return { baseUrl: entry.URL, apiKey: entry.TOKEN, urlKey: `${at}.URL`, credentialKey: `${at}.TOKEN`, timeoutMs, fetch };
+/** The factory of TYPE "sonarr" or "radarr": URL and TOKEN (the app's API key). */
+export function arrTargetFactory(app: ArrApp): TargetFactory {
+  return (entry, deps) => {
+    const api = new ArrClient({ app, ...keyClientOptionsOf(entry, deps) });
+    return new ArrTarget({ name: entry.entry.NAME, api, clock: deps.clock, logger: deps.logger });
+  };
 }

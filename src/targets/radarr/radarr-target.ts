@@ -1,6 +1,5 @@
-import { ArrClient, type ArrApp } from "../arr-client.js";
-import { ArrTarget, arrClientOptions } from "../arr-target.js";
-import type { TargetFactory } from "../factory.js";
+import type { ArrApp } from "../arr-client.js";
+import { arrTargetFactory } from "../arr-target.js";
 
 /** Radarr: `/api/v3/movie`, and `RescanMovie` for one movie (RescanMovieCommand's `movieId`). */
 export const RADARR: ArrApp = {
@@ -11,10 +10,4 @@ export const RADARR: ArrApp = {
 };
 
 /** A TARGETS entry of TYPE "radarr": URL and TOKEN (the API key). */
-export const createRadarrTarget: TargetFactory = (entry, deps) =>
-  new ArrTarget({
-    name: entry.entry.NAME,
-    api: new ArrClient({ app: RADARR, ...arrClientOptions(entry, deps) }),
-    clock: deps.clock,
-    logger: deps.logger,
-  });
+export const createRadarrTarget = arrTargetFactory(RADARR);

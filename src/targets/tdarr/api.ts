@@ -1,17 +1,5 @@
-import { HttpClient, isFields } from "../http-client.js";
+import { HttpClient, isFields, type KeyClientOptions } from "../http-client.js";
 import { parseServerUrl } from "../server-url.js";
-
-export interface TdarrApiOptions {
-  /** Where Tdarr's server listens, e.g. `http://tdarr:8265`. */
-  baseUrl: string;
-  /** Tdarr's API key (Tools > API Keys) when its authentication is on; empty when it is off. */
-  apiKey: string;
-  /** Config keys of the URL and the key, for messages. */
-  urlKey: string;
-  credentialKey: string;
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-}
 
 /**
  * Tdarr's server API (round3.md §6): `POST /api/v2/scan-files` asks a library
@@ -22,7 +10,7 @@ export class TdarrApiClient {
   readonly where: string;
   private readonly http: HttpClient;
 
-  constructor(options: TdarrApiOptions) {
+  constructor(options: KeyClientOptions) {
     const root = parseServerUrl(options.baseUrl, options.urlKey, options.credentialKey);
     this.where = root;
     this.http = new HttpClient({

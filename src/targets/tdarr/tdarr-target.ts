@@ -1,7 +1,7 @@
 import type { Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
 import { CATCH_ALL_LIBRARY } from "../catch-all.js";
-import type { TargetFactory } from "../factory.js";
+import { keyClientOptionsOf, type TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { TdarrApiClient } from "./api.js";
 
@@ -48,14 +48,11 @@ export class TdarrTarget extends CachedTarget {
 }
 
 /** A TARGETS entry of TYPE "tdarr": URL, LIBRARY_ID, and TOKEN when Tdarr's authentication is on. */
-export const createTdarrTarget: TargetFactory = ({ entry, at }, { clock, logger, fetch, timeoutMs }) => {
-  const api = new TdarrApiClient({
-    baseUrl: entry.URL,
-    apiKey: entry.TOKEN,
-    urlKey: `${at}.URL`,
-    credentialKey: `${at}.TOKEN`,
-    timeoutMs,
-    fetch,
+export const createTdarrTarget: TargetFactory = (entry, deps) =>
+  new TdarrTarget({
+    name: entry.entry.NAME,
+    api: new TdarrApiClient(keyClientOptionsOf(entry, deps)),
+    libraryId: entry.entry.LIBRARY_ID ?? "",
+    clock: deps.clock,
+    logger: deps.logger,
   });
-  return new TdarrTarget({ name: entry.NAME, api, libraryId: entry.LIBRARY_ID ?? "", clock, logger });
-};
