@@ -128,6 +128,20 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     expect(s.radarr.commands).toEqual([]);
   });
 
+  it("reports each of them in /health once it answered (Tdarr its status, the apps their root folders, the program found)", async () => {
+    const s = await start();
+    await expect.poll(async () => (await fetch(`${s.t.origin}/health`)).status, { timeout: 5_000 }).toBe(200);
+    const health = (await (await fetch(`${s.t.origin}/health`)).json()) as { targets: Record<string, { state: string }> };
+    expect(Object.fromEntries(Object.entries(health.targets).map(([name, t]) => [name, t.state]))).toEqual({
+      plex: "ok",
+      tdarr: "ok",
+      sonarr: "ok",
+      radarr: "ok",
+      script: "ok",
+    });
+    expect(s.tdarr.requests).toContainEqual({ method: "GET", path: "/api/v2/status" });
+  });
+
   it("skips, as nothing to do, a folder in Sonarr's root that no series holds, and fetches the series list once for the batch", async () => {
     const s = await start();
     for (const filepath of [

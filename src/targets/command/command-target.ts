@@ -41,8 +41,13 @@ export class CommandTarget extends CachedTarget {
   private readonly options: CommandTargetOptions;
 
   constructor(options: CommandTargetOptions) {
-    // The program decides for itself what a folder is to it: every folder is taken.
-    super(options.name, options, async () => [CATCH_ALL_LIBRARY], [CATCH_ALL_LIBRARY]);
+    // The program decides for itself what a folder is to it: every folder is taken. Listing that
+    // library looks for the program, so /health tells whether it can run.
+    const check = async (): Promise<Library[]> => {
+      await findProgram(options.template[0] ?? "", options.env);
+      return [CATCH_ALL_LIBRARY];
+    };
+    super(options.name, options, check, [CATCH_ALL_LIBRARY]);
     this.options = options;
     this.where = options.template[0] ?? "";
   }

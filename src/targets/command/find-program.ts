@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { TargetFatalError } from "../../domain.js";
+import { TargetUnavailableError } from "../../domain.js";
 
 /**
  * Where `program` would be run from, as execve finds it: a path with a slash
@@ -24,5 +24,5 @@ export async function findProgram(program: string, env: NodeJS.ProcessEnv): Prom
     }
   }
   const where = program.includes("/") ? "" : " in the PATH scanarr runs with";
-  throw new TargetFatalError(`the program ${program} was not found${where}, or this user may not run it`);
+  throw new TargetUnavailableError(`the program ${program} was not found${where}, or this user may not run it`);
 }

@@ -17,8 +17,9 @@ export interface TdarrTargetOptions extends LibraryCacheTuning {
 /**
  * Tells Tdarr to look at new files now instead of at its next watcher round.
  * Tdarr's library decides which files it takes, so every folder is accepted
- * here (the catch-all library); a scan sends the files the request named,
- * or the folder when it named none.
+ * here (the catch-all library, known before any call; listing it checks
+ * Tdarr's status, cached like any library list); a scan sends the files the
+ * request named, or the folder when it named none.
  */
 export class TdarrTarget extends CachedTarget {
   readonly scansPerLibrary = false;
@@ -28,7 +29,12 @@ export class TdarrTarget extends CachedTarget {
 
   constructor(options: TdarrTargetOptions) {
     const { name, api, libraryId, ...tuning } = options;
-    super(name, tuning, async () => [CATCH_ALL_LIBRARY], [CATCH_ALL_LIBRARY]);
+    // Listing the one library asks Tdarr for its status, so /health tells whether Tdarr answers.
+    const check = async (): Promise<Library[]> => {
+      await api.status();
+      return [CATCH_ALL_LIBRARY];
+    };
+    super(name, tuning, check, [CATCH_ALL_LIBRARY]);
     this.api = api;
     this.libraryId = libraryId;
     this.where = api.where;

@@ -69,6 +69,17 @@ describe("the command target", () => {
     );
   });
 
+  it("looks for the program when its library is listed, so /health shows a missing one as down", async () => {
+    const recorder = createArgvRecorder();
+    const present = target([recorder.program]);
+    await present.libraries.refreshLibraries();
+    expect(present.contact().state).toBe("ok");
+    const missing = target(["/nonexistent/scanarr-test-program"]);
+    await missing.libraries.refreshLibraries();
+    expect(missing.contact().state).toBe("unavailable");
+    expect(recorder.runs()).toEqual([]);
+  });
+
   it("finds a bare program name through the PATH it runs with, for doctor", async () => {
     const recorder = createArgvRecorder();
     const dir = recorder.program.slice(0, recorder.program.lastIndexOf("/"));

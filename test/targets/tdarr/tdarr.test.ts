@@ -43,6 +43,19 @@ describe("the Tdarr target", () => {
     expect(server.scans).toEqual([{ dbID: "lib-tv", arrayOrPath: ["/media/TV/Show"], mode: "scanFolderWatcher" }]);
   });
 
+  it("asks for Tdarr's status when its library is listed, so /health tells whether Tdarr answers", async () => {
+    const server = await tdarr(KEY);
+    const t = target(server);
+    expect(t.libraries.knownLibraries()).toEqual([CATCH_ALL_LIBRARY]);
+    await t.libraries.refreshLibraries();
+    expect([t.contact().state, server.requests]).toEqual(["ok", [{ method: "GET", path: "/api/v2/status" }]]);
+    await server.setAvailability("down");
+    const later = target(server);
+    await later.libraries.refreshLibraries();
+    expect(later.contact().state).toBe("unavailable");
+    expect(later.libraries.knownLibraries()).toEqual([CATCH_ALL_LIBRARY]);
+  });
+
   it("proves for doctor that Tdarr answers and takes the key", async () => {
     const server = await tdarr(KEY);
     await expect(target(server).checkAccess()).resolves.toBe("Tdarr 2.58.02 answers");
