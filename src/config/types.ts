@@ -55,7 +55,7 @@ export interface TargetConfig {
   DATABASE_PATH?: string;
   /** TYPE "tdarr" only: the Tdarr library (its id, `dbID`) new files are scanned into. */
   LIBRARY_ID?: string;
-  /** TYPE "command" only: the program and its arguments, with `{folder}` and `{file}` placeholders (targets/command/command-args.ts). */
+  /** TYPE "command" only: the program and its arguments, with `{folder}` and `{file}` placeholders (hooks/arg-template.ts). */
   COMMAND?: string[];
   /** TYPE "command" only: seconds the program may run before it is stopped and the scan retried (60 when unset). */
   TIMEOUT?: number;
