@@ -91,7 +91,7 @@ describe("connectArr", () => {
   it("surfaces the app's 400 reasons when its test of the URL fails, saves nothing and shows no pass", async () => {
     const { fake, app, receiver, webhookUrl } = await setUp("sonarr");
     receiver.answer({ status: 401 });
-    const error = await connectArr(app, { webhookUrl, test: true }).catch((e: unknown) => e as ArrTestFailedError);
+    const error = (await connectArr(app, { webhookUrl, test: true }).catch((e: unknown) => e)) as ArrTestFailedError;
     expect(error).toBeInstanceOf(ArrTestFailedError);
     expect(error.reasons).toEqual([expect.stringMatching(/^Url: Unable to send test message: HTTP request failed: \[401\]/)]);
     expect(error.message).toContain(`Sonarr at ${app.url} refused to add the connection: Url: Unable to send test message`);

@@ -38,7 +38,7 @@ describe("recogniseArr", () => {
     const known = recogniseArr(app.url, wrongKey, { kind: "sonarr" });
     await expect(known).rejects.toThrow(TargetAuthError);
     await expect(known).rejects.toThrow(`Sonarr at ${app.url} refused the API key (401)`);
-    const unknown = await recogniseArr(app.url, wrongKey).catch((error: unknown) => error as Error);
+    const unknown = (await recogniseArr(app.url, wrongKey).catch((e: unknown) => e)) as Error;
     expect(unknown.message).toMatch(/The \*arr app at .* refused the API key \(401\).*Settings > General > Security > API Key/);
     expect(unknown.message).not.toContain(wrongKey);
   });
@@ -46,7 +46,7 @@ describe("recogniseArr", () => {
   it("names the address tried when nothing answers there", async () => {
     const app = await fake("lidarr");
     await app.setAvailability("refuse");
-    const error = await recogniseArr(app.url, app.apiKey).catch((e: unknown) => e as Error);
+    const error = (await recogniseArr(app.url, app.apiKey).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(TargetUnavailableError);
     expect(error.message).toContain(`at ${app.url} is unreachable (ECONNREFUSED)`);
   });
