@@ -131,3 +131,19 @@ describe("listArrConnections", () => {
     expect(await listArrConnections(app, "http://127.0.0.1:1/another-pass")).toEqual([]);
   });
 });
+
+describe("the fake apps' Download webhook", () => {
+  it.each(["sonarr", "radarr", "lidarr", "readarr"] as const)(
+    "%s sends a Download in its own shape to the connection it holds",
+    async (kind) => {
+      const { fake, app, receiver, webhookUrl } = await setUp(kind);
+      await connectArr(app, { webhookUrl, test: false });
+      const [delivery] = await fake.sendDownload(0, "file.mkv");
+      expect(delivery).toMatchObject({ url: webhookUrl, eventType: "Download", status: 204 });
+      const { body } = await receiver.message(1);
+      const folderKey = { sonarr: "series", radarr: "movie", lidarr: "artist", readarr: "author" }[kind];
+      expect(body).toMatchObject({ eventType: "Download", [folderKey]: { id: 1 } });
+      expect(JSON.stringify(body)).toContain("/file.mkv");
+    },
+  );
+});
