@@ -66,8 +66,16 @@ export const FLAGS: Record<FakeArrKind, string[]> = {
   ],
 };
 
-/** A schema template: every event off, each flag's `supportsOn*` true, the settings fields empty (Readarr has no headers). */
-export function schemaEntry(kind: FakeArrKind, implementation: "Webhook" | "Discord"): Record<string, unknown> {
+/**
+ * A schema template: every event off, each flag's `supportsOn*` true except
+ * the `unsupported` ones (an older version), the settings fields empty
+ * (Readarr has no headers).
+ */
+export function schemaEntry(
+  kind: FakeArrKind,
+  implementation: "Webhook" | "Discord",
+  unsupported: readonly string[] = [],
+): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     name: "",
     implementation,
@@ -80,7 +88,7 @@ export function schemaEntry(kind: FakeArrKind, implementation: "Webhook" | "Disc
   };
   for (const flag of FLAGS[kind]) {
     entry[flag] = false;
-    entry[`supports${flag[0]?.toUpperCase()}${flag.slice(1)}`] = true;
+    entry[`supports${flag[0]?.toUpperCase()}${flag.slice(1)}`] = !unsupported.includes(flag);
   }
   const webhookFields = [
     { order: 0, name: "url", label: "Webhook URL", type: "url", value: "" },

@@ -15,6 +15,8 @@ export interface FakeArrOptions {
   rootFolders?: string[];
   /** Item folders (series, movies, artists, authors), each under a root folder. */
   items?: string[];
+  /** Event flags this version lacks: their `supportsOn*` is false in the schema. */
+  unsupported?: string[];
 }
 
 export type Resource = Record<string, unknown> & { id: number };
@@ -179,7 +181,7 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
       case "GET /notification":
         return sendJson(res, 200, notifications);
       case "GET /notification/schema":
-        return sendJson(res, 200, [schemaEntry(kind, "Webhook"), schemaEntry(kind, "Discord")]);
+        return sendJson(res, 200, [schemaEntry(kind, "Webhook", options.unsupported), schemaEntry(kind, "Discord", options.unsupported)]);
       case "POST /notification":
         void save(res, body, force);
         return;
