@@ -90,6 +90,7 @@ function reportError(error: unknown, io: IO): number {
   }
   if (error instanceof ConfigError) {
     writeLine(io.stderr, c.red(`error: ${error.message}`));
+    for (const warning of error.warnings) writeLine(io.stderr, c.yellow(`warning: ${warning}`));
     return EXIT_USAGE;
   }
   if (error instanceof UserError) {
