@@ -133,6 +133,7 @@ if (isEntryPoint()) {
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
+    script: process.argv[1],
   };
   const code = await main(process.argv.slice(2), io);
   process.exit(code);
