@@ -48,18 +48,30 @@ async function doctorWith(targets: TargetConfig[]): Promise<{ code: number; stdo
 const failing = (checks: CheckResult[]) => checks.filter((c) => !c.ok);
 
 describe("scanarr doctor checks every target of TARGETS like the Plex one", () => {
-  it("passes a Jellyfin whose key may scan and whose mapping lands in its library, proving it with an empty Media/Updated", async () => {
-    const before = jellyfin.mediaUpdates.length;
-    const { code, checks } = await doctorWith([jellyfinEntry()]);
+  it("passes a Jellyfin and an Emby whose keys may scan and whose mappings land in their libraries, proving it with an empty Media/Updated", async () => {
+    const before = { updates: jellyfin.mediaUpdates.length, empty: jellyfin.emptyUpdates, emby: emby.emptyUpdates };
+    const embyEntry = withTargetDefaults({
+      TYPE: "emby",
+      NAME: "emby",
+      URL: emby.url,
+      TOKEN: emby.token,
+      PATH_MAPPINGS: { "/media/TV-Shows/": ["/data/TV-Shows/"] },
+    });
+    const { code, checks } = await doctorWith([jellyfinEntry(), embyEntry]);
     expect(failing(checks)).toEqual([]);
     expect(code).toBe(0);
     expect(checks.find((c) => c.name === "target jellyfin")?.detail).toMatch(
       /^reachable at http:\/\/127\.0\.0\.1:\d+, API key accepted for scans; no targeted-scans plugin .*; 1 library: Shows/,
     );
     // The access check is the scan call itself, naming nothing to look at (doctor ran twice: text and JSON).
-    expect(jellyfin.mediaUpdates.slice(before)).toEqual([[], []]);
+    expect(jellyfin.emptyUpdates - before.empty).toBe(2);
+    expect(jellyfin.mediaUpdates.length).toBe(before.updates);
+    expect(emby.emptyUpdates - before.emby).toBe(2);
+    expect(checks.find((c) => c.name === "target emby")?.detail).toMatch(
+      /^reachable at http:.*\/emby, API key accepted for scans; 3 libraries/,
+    );
     expect(checks.find((c) => c.name === "mapping /data/TV-Shows/")?.detail).toBe(
-      "/data/TV-Shows/ is inside TV Shows (plex: /data/TV-Shows), inside Shows (jellyfin: /media/TV-Shows)",
+      "/data/TV-Shows/ is inside TV Shows (plex: /data/TV-Shows), inside Shows (jellyfin: /media/TV-Shows), inside Shows (emby: /media/TV-Shows)",
     );
     expect(checks.find((c) => c.name === "mapping jellyfin /media/TV-Shows/")).toEqual({
       name: "mapping jellyfin /media/TV-Shows/",
