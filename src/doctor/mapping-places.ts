@@ -14,13 +14,13 @@ export interface Placement {
 
 /** The libraries of `target` holding `seen` (or held by it), described for a doctor line. */
 export function placeOn(target: ResolvedTarget & { libraries: Library[] }, seen: string): Placement {
-  const found: string[] = [];
-  for (const library of findLibrariesFor(seen, target.libraries)) {
+  const holding = findLibrariesFor(seen, target.libraries);
+  const found = holding.map((library) => {
     const location = library.locations.filter((l) => isWithin(l, seen)).sort((a, b) => b.length - a.length)[0] ?? "";
-    found.push(`inside ${library.title} (${target.name}: ${location})`);
-  }
+    return `inside ${library.title} (${target.name}: ${location})`;
+  });
   for (const library of target.libraries) {
-    if (!found.some((f) => f.startsWith(`inside ${library.title} (`)) && library.locations.some((l) => isWithin(seen, l)))
+    if (!holding.includes(library) && library.locations.some((l) => isWithin(seen, l)))
       found.push(`holds ${library.title} (${target.name})`);
   }
   return { target, seen, found };
