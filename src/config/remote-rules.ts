@@ -17,7 +17,8 @@ export function checkRemoteRules(config: Config): string[] {
   for (const [prefix, remotes] of Object.entries(config.RCLONE.CRYPT_MAPPINGS)) {
     const at = childPath("RCLONE.CRYPT_MAPPINGS", prefix);
     if (remotes.length !== 1) problems.push(`${at}: must name exactly one crypt remote, such as ["gcrypt:"]`);
-    else if (!REMOTE_SPEC.test(remotes[0]!)) problems.push(`${at}[0]: must be an rclone remote such as "gcrypt:", got ${JSON.stringify(remotes[0])}`);
+    else if (!REMOTE_SPEC.test(remotes[0]!))
+      problems.push(`${at}[0]: must be an rclone remote such as "gcrypt:", got ${JSON.stringify(remotes[0])}`);
   }
   return problems;
 }

@@ -251,4 +251,6 @@ export const LEGACY_NOTES: Readonly<Record<string, string>> = {
   PLEX_FIX_MISMATCHED:
     "not supported by scanarr, so it is ignored: plex_autoscan re-matched items through Plex's legacy agents (com.plexapp.agents.*), which current Plex libraries no longer use; fix a wrong match in Plex itself (Fix Match)",
   PLEX_FIX_MISMATCHED_LANG: "not supported by scanarr, so it is ignored (it only served PLEX_FIX_MISMATCHED)",
+  "RCLONE.BINARY":
+    "not needed, so it is ignored: scanarr decodes RCLONE.CRYPT_MAPPINGS names itself, with the passwords in RCLONE.CONFIG, instead of running rclone cryptdecode",
 };

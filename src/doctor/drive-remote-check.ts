@@ -36,7 +36,8 @@ export async function checkDriveRemote(config: Config, env: NodeJS.ProcessEnv): 
     return fail(messageOf(error));
   }
   const mappings = Object.keys(config.RCLONE.CRYPT_MAPPINGS).length;
-  if (mappings > 0) results.push({ name: NAME, ok: true, detail: `RCLONE.CRYPT_MAPPINGS: ${mappings} crypt remote(s) found in ${configFile}` });
+  if (mappings > 0)
+    results.push({ name: NAME, ok: true, detail: `RCLONE.CRYPT_MAPPINGS: ${mappings} crypt remote(s) found in ${configFile}` });
   if (!remote) return results;
   results.push({ name: NAME, ok: true, detail: `${describeRemote(remote)} found in ${configFile}` });
 
@@ -110,7 +111,11 @@ async function proveDecoding(remote: DriveRemote, decoder: NameDecoder, api: Dri
       detail: `none of ${sample.length} names in the crypt folder ${where} decode with crypt remote "${remote.crypt?.name}"'s passwords (wrong password or password2, or other filename options than the ones the files were written with)`,
     };
   }
-  return { name: NAME, ok: true, detail: `crypt remote "${remote.crypt?.name}" decodes ${decoded.length} of ${sample.length} names in ${where}${mimeNote}` };
+  return {
+    name: NAME,
+    ok: true,
+    detail: `crypt remote "${remote.crypt?.name}" decodes ${decoded.length} of ${sample.length} names in ${where}${mimeNote}`,
+  };
 }
 
 function decodes(decoder: NameDecoder, name: string, isDir: boolean): boolean {

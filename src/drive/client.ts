@@ -76,7 +76,13 @@ export function createDriveApi(options: DriveClientOptions): DriveApi {
     async listChildren(folderId: string, foldersOnly: boolean, pageToken: string | undefined) {
       const q = `'${folderId.replace(/['\\]/g, "\\$&")}' in parents and trashed=false${foldersOnly ? ` and mimeType='${FOLDER_MIME}'` : ""}`;
       const res = await call("files.list", () =>
-        api.files.list({ q, pageSize: 100, fields: `nextPageToken,files(${ITEM_FIELDS})`, ...allDrives, ...(pageToken ? { pageToken } : {}) }),
+        api.files.list({
+          q,
+          pageSize: 100,
+          fields: `nextPageToken,files(${ITEM_FIELDS})`,
+          ...allDrives,
+          ...(pageToken ? { pageToken } : {}),
+        }),
       );
       const items = (res.data.files ?? []).map(toItem).filter((f): f is DriveItem => f !== undefined);
       return { items, nextPageToken: res.data.nextPageToken ?? undefined };

@@ -48,7 +48,13 @@ export async function readRcloneRemotes(file: string, password: string | undefin
 export function parseRemoteSpec(spec: string, what: string): RemoteSpec {
   const colon = spec.indexOf(":");
   if (colon <= 0) throw new UserError(`${what}: "${spec}" is not an rclone remote (a name and a colon, such as "gcrypt:")`, 2);
-  return { name: spec.slice(0, colon), path: spec.slice(colon + 1).split("/").filter(Boolean) };
+  return {
+    name: spec.slice(0, colon),
+    path: spec
+      .slice(colon + 1)
+      .split("/")
+      .filter(Boolean),
+  };
 }
 
 /** The remote's section, or a UserError that lists the remotes there are. */
@@ -73,7 +79,10 @@ export function resolveDriveRemote(spec: string, remotes: RcloneRemotes): DriveR
   const section = findRemote(remotes, wanted.name, what);
   if (section.type === "drive") return { name: wanted.name, section, folder: wanted.path, crypt: undefined };
   if (section.type !== "crypt") {
-    throw new UserError(`${what}: remote "${wanted.name}" is of type "${section.type ?? "?"}"; only drive and crypt (over drive) remotes can be watched.`, 2);
+    throw new UserError(
+      `${what}: remote "${wanted.name}" is of type "${section.type ?? "?"}"; only drive and crypt (over drive) remotes can be watched.`,
+      2,
+    );
   }
   const under = parseRemoteSpec(section.remote ?? "", `${what}: crypt remote "${wanted.name}"'s remote`);
   const drive = findRemote(remotes, under.name, `${what}: crypt remote "${wanted.name}"`);

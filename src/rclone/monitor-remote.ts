@@ -8,7 +8,14 @@ import { messageOf } from "../lib/errors.js";
 import type { Logger } from "../lib/logger.js";
 import { resolveRcloneConfigPath } from "./conf-path.js";
 import { createNameCipher, cryptOptionsFromRemote } from "./crypt/index.js";
-import { findRemote, parseRemoteSpec, readRcloneRemotes, resolveDriveRemote, type DriveRemote, type RcloneRemotes } from "./drive-remote.js";
+import {
+  findRemote,
+  parseRemoteSpec,
+  readRcloneRemotes,
+  resolveDriveRemote,
+  type DriveRemote,
+  type RcloneRemotes,
+} from "./drive-remote.js";
 import { loadRemoteAuth } from "./remote-auth.js";
 
 export interface RemoteMonitoringInput {
@@ -67,7 +74,11 @@ export function buildView(remote: DriveRemote | undefined, cryptMappings: Record
   const rootFolderId = remote.section.root_folder_id || undefined;
   if (remote.crypt) {
     const what = `CLOUD.RCLONE_REMOTE: crypt remote "${remote.crypt.name}"`;
-    crypt.push({ at: { rootFolderId, names: remote.folder }, decoder: decoderOf(remote.crypt.name, remote.crypt.section, what), remote: remote.crypt.name });
+    crypt.push({
+      at: { rootFolderId, names: remote.folder },
+      decoder: decoderOf(remote.crypt.name, remote.crypt.section, what),
+      remote: remote.crypt.name,
+    });
   }
   return {
     logs: teamDrive ? { myDrive: false, sharedDrives: [teamDrive] } : { myDrive: true, sharedDrives: [] },

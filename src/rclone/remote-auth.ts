@@ -33,7 +33,10 @@ export function remoteCredentials(input: Pick<RemoteAuthInput, "remote" | "token
   const { name, section } = input.remote;
   if (section.service_account_file) return { kind: "service-account", file: expandPath(section.service_account_file, input.env) };
   if (section.service_account_credentials) {
-    throw new UserError(`rclone remote "${name}": service_account_credentials is not supported; save the key to a file and set service_account_file.`, 2);
+    throw new UserError(
+      `rclone remote "${name}": service_account_credentials is not supported; save the key to a file and set service_account_file.`,
+      2,
+    );
   }
   const clientId = section.client_id ?? "";
   const clientSecret = section.client_secret ?? "";

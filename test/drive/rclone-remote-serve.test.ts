@@ -1,0 +1,200 @@
+import { readFileSync, statSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/lib/clock.js";
+import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
+import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
+import { addEncryptedFile, writeDriveRemoteConf } from "../helpers/rclone-drive.js";
+import {
+  deliveriesSettled,
+  fakeDriveCloud,
+  startTestService,
+  storedScans,
+  waitFor,
+  writeFakeDriveToken,
+  type TestService,
+} from "../helpers/service.js";
+import { hasRclone } from "../rclone/rclone-cli.js";
+
+const CLIENT = { clientId: "remote-own-client.apps.googleusercontent.com", clientSecret: "remote-own-secret" };
+const TV = [{ key: "2", title: "TV Shows", type: "show" as const, locations: ["/data/TV"] }];
+
+let drive: FakeDrive | undefined;
+let oauth: FakeOAuth | undefined;
+let t: TestService | undefined;
+afterEach(async () => {
+  await t?.stop();
+  await drive?.close();
+  await oauth?.close();
+  t = undefined;
+  drive = undefined;
+  oauth = undefined;
+});
+
+async function settle(clock: ManualClock, until: () => boolean, what: string): Promise<void> {
+  await waitFor(
+    () => {
+      clock.advance(61_000);
+      return until();
+    },
+    10_000,
+    what,
+  );
+}
+
+/** The fake Drive answers to what the fake OAuth server issues for the remote's own client. */
+async function startGoogle(): Promise<{ drive: FakeDrive; oauth: FakeOAuth }> {
+  const d = await startFakeDrive();
+  const o = await startFakeOAuth(CLIENT, (token) => d.accessTokens.add(token));
+  drive = d;
+  oauth = o;
+  return { drive: d, oauth: o };
+}
+
+describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote", () => {
+  it.each([
+    ["a plain rclone.conf", undefined],
+    ["an encrypted rclone.conf", "conf pässword"],
+  ])("scans a new encrypted file as its decoded, mapped folder, once, from %s", async (_, configPassword) => {
+    const google = await startGoogle();
+    const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: google.oauth.seedRefreshToken(), configPassword });
+    const [existing, added, notes] = conf.encode([
+      "Media/TV/Old Show/Season 1/Old Show - S01E01.mkv",
+      "Media/TV/New Show/Season 1/New Show - S01E01.mkv",
+      "Media/TV/New Show/Season 1/notes.txt",
+    ]);
+    let cryptFolder = "";
+    let plainTv = "";
+    google.drive.seed(() => {
+      cryptFolder = google.drive.addFolder("encrypt");
+      addEncryptedFile(google.drive, cryptFolder, existing!);
+      plainTv = google.drive.addFolderPath("Media/TV/Plain Show");
+    });
+    const confBytes = readFileSync(conf.file);
+    const confMtime = statSync(conf.file).mtimeMs;
+    const clock = new ManualClock(Date.now());
+    t = await startTestService(
+      {
+        SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"] },
+        CLOUD: {
+          ...fakeDriveCloud(google.drive.url, ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"], 60),
+          CLIENT_ID: "",
+          CLIENT_SECRET: "",
+          TOKEN_URL: google.oauth.tokenUrl,
+          RCLONE_REMOTE: "gcrypt:",
+        },
+        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
+      },
+      { sections: TV, clock, env: conf.env },
+    );
+    await settle(clock, () => google.drive.calls["files.list"] >= 1, "the first poll");
+
+    addEncryptedFile(google.drive, cryptFolder, added!);
+    addEncryptedFile(google.drive, cryptFolder, notes!);
+    google.drive.addFile("put-here-by-hand.mkv", cryptFolder);
+    google.drive.addFile("Plain Show - S01E01.mkv", plainTv);
+
+    await settle(clock, () => t!.plex.refreshes.length >= 1, "the new file's scan");
+    await t.service.drive?.pollNow();
+    await deliveriesSettled(t);
+    expect(t.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/New Show/Season 1" }]);
+    expect(storedScans(t)).toEqual([{ folder: "/data/TV/New Show/Season 1", state: "done" }]);
+
+    // The expired token was refreshed with the remote's own client, kept by scanarr, and rclone.conf left alone.
+    const refreshes = google.oauth.tokenCalls.filter((c) => c.grantType === "refresh_token");
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(refreshes[0]!.params.client_id).toBe(CLIENT.clientId);
+    expect(readFileSync(conf.file).equals(confBytes)).toBe(true);
+    expect(statSync(conf.file).mtimeMs).toBe(confMtime);
+    await waitFor(
+      () => {
+        try {
+          return JSON.parse(readFileSync(t!.paths.remoteTokenFile, "utf8")).access_token === google.oauth.issuedAccessTokens.at(-1);
+        } catch {
+          return false;
+        }
+      },
+      5_000,
+      "the refreshed token in scanarr's own store",
+    );
+    expect(statSync(t.paths.remoteTokenFile).mode & 0o777).toBe(0o600);
+
+    // The hand-made name is skipped and logged once at debug, however often it is seen.
+    await t.service.drive?.pollNow();
+    const undecodable = t
+      .logs()
+      .split("\n")
+      .filter((line) => line.includes("does not decode") && line.includes("put-here-by-hand.mkv"));
+    expect(undecodable).toHaveLength(1);
+    expect(JSON.parse(undecodable[0]!).level).toBe(20);
+    expect(t.logs()).not.toContain(CLIENT.clientSecret);
+  });
+
+  it("refuses a remote on rclone's shared client id, saying why, and calls nobody", async () => {
+    const google = await startGoogle();
+    const conf = writeDriveRemoteConf({ refreshToken: google.oauth.seedRefreshToken() });
+    t = await startTestService(
+      {
+        CLOUD: {
+          ...fakeDriveCloud(google.drive.url, [], 60),
+          CLIENT_ID: "",
+          CLIENT_SECRET: "",
+          TOKEN_URL: google.oauth.tokenUrl,
+          RCLONE_REMOTE: "gcrypt:",
+        },
+        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
+      },
+      { sections: TV },
+    );
+    expect(t.service.drive).toBeUndefined();
+    expect(t.logs()).toContain('rclone remote \\"gdrive\\" has no client id of its own: it uses rclone\'s shared client id');
+    expect(t.logs()).toContain("https://rclone.org/drive/#making-your-own-client-id");
+    expect(google.oauth.tokenCalls).toEqual([]);
+    expect(Object.values(google.drive.calls).every((n) => n === 0)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasRclone)("serve with plex_autoscan's RCLONE.CRYPT_MAPPINGS", () => {
+  it("decodes names under the mapped Drive prefix with the crypt remote's passwords, and reads other paths as they are", async () => {
+    const fake = await startFakeDrive();
+    drive = fake;
+    const conf = writeDriveRemoteConf({ client: CLIENT });
+    const [added] = conf.encode(["Media/TV/New Show/Season 2/New Show - S02E01.mkv"]);
+    let cryptFolder = "";
+    let plainTv = "";
+    fake.seed(() => {
+      cryptFolder = fake.addFolder("encrypt");
+      plainTv = fake.addFolderPath("Media/TV/Plain Show");
+    });
+    const clock = new ManualClock(Date.now());
+    t = await startTestService(
+      {
+        SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"] },
+        CLOUD: fakeDriveCloud(fake.url, ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"], 60),
+        RCLONE: { ...defaultRclone(), CONFIG: conf.file, CRYPT_MAPPINGS: { "My Drive/encrypt/": ["gcrypt:"] } },
+      },
+      { sections: TV, clock, beforeStart: writeFakeDriveToken },
+    );
+    await settle(clock, () => fake.calls["files.list"] >= 1, "the first poll");
+    addEncryptedFile(fake, cryptFolder, added!);
+    fake.addFile("Plain Show - S01E01.mkv", plainTv);
+    await settle(clock, () => t!.plex.refreshes.length >= 2, "both scans");
+    await t.service.drive?.pollNow();
+    await deliveriesSettled(t);
+    expect(t.plex.refreshes.map((r) => r.path).sort()).toEqual(["/data/TV/New Show/Season 2", "/data/TV/Plain Show"]);
+  });
+});
+
+function defaultRclone() {
+  return {
+    CONFIG: "",
+    CRYPT_MAPPINGS: {},
+    RC_CACHE_REFRESH: {
+      ENABLED: false,
+      RC_URL: "http://localhost:5572",
+      FILE_EXISTS_TO_REMOTE_MAPPINGS: {},
+      RC_USER: "",
+      RC_PASS: "",
+      FS: "",
+    },
+  };
+}
