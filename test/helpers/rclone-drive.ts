@@ -24,6 +24,8 @@ export interface DriveRemoteOptions {
   cryptFolder?: string;
   /** Encrypts rclone.conf with this password (as rclone's "Set configuration password" does). */
   configPassword?: string;
+  /** The crypt remote's password; CRYPT_PASSWORD unless given. */
+  cryptPassword?: string;
   /** Extra keys of the drive remote (team_drive, root_folder_id, service_account_file). */
   driveKeys?: Record<string, string>;
 }
@@ -49,7 +51,7 @@ export function writeDriveRemoteConf(options: DriveRemoteOptions = {}): DriveRem
   const crypt = {
     type: "crypt",
     remote: `gdrive:${options.cryptFolder ?? "encrypt"}`,
-    password: obscurePassword(CRYPT_PASSWORD),
+    password: obscurePassword(options.cryptPassword ?? CRYPT_PASSWORD),
     password2: obscurePassword(CRYPT_SALT),
   };
   const section = (name: string, keys: Record<string, string>) =>
