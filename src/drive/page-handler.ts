@@ -94,9 +94,10 @@ export async function handleChangePage(changes: DriveChange[], ctx: PageContext)
     if (drivePath !== undefined) newFiles.push(drivePath);
   }
   if (newFiles.length === 0) return stats;
-  // Drive requests name only the folder, as they always have.
+  // Each request names its file, so with SERVER_MAX_FILE_CHECKS the scan waits until the mount shows it
+  // (rclone's poll interval, a crypt remote's decoded name): Plex never scans before the file is there.
   const requested = newFiles.map((path) => ({ path, kind: "file" as const }));
-  const outcome = await ctx.ingest(requested, "drive", "DriveChange", { nameFiles: false });
+  const outcome = await ctx.ingest(requested, "drive", "DriveChange");
   countOutcome(outcome, stats, newFiles.length);
   logOutcome(ctx.logger, outcome);
   return stats;

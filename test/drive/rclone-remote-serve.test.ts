@@ -1,8 +1,11 @@
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
+import { tempDir } from "../helpers/cli.js";
 import { addEncryptedFile, writeDriveRemoteConf } from "../helpers/rclone-drive.js";
 import {
   deliveriesSettled,
@@ -129,6 +132,46 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
     expect(t.logs()).not.toContain(CLIENT.clientSecret);
   });
 
+  it("holds the decoded file's scan until the mount shows the file (SERVER_MAX_FILE_CHECKS)", async () => {
+    const google = await startGoogle();
+    const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: google.oauth.seedRefreshToken() });
+    const [added] = conf.encode(["Media/TV/New Show/Season 1/New Show - S01E01.mkv"]);
+    let cryptFolder = "";
+    google.drive.seed(() => {
+      cryptFolder = google.drive.addFolder("encrypt");
+    });
+    const mount = tempDir();
+    // The system clock: the mount checks time out on it, so a manual clock run fast would call the mount stalled.
+    t = await startTestService(
+      {
+        SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/"] },
+        SERVER_MAX_FILE_CHECKS: 1000,
+        SERVER_FILE_CHECK_DELAY: 1,
+        SERVER_FILE_EXIST_PATH_MAPPINGS: { [`${mount}/TV/`]: ["/data/TV/"] },
+        CLOUD: {
+          ...fakeDriveCloud(google.drive.url, [], 60),
+          CLIENT_ID: "",
+          CLIENT_SECRET: "",
+          TOKEN_URL: google.oauth.tokenUrl,
+          RCLONE_REMOTE: "gcrypt:",
+        },
+        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
+      },
+      { sections: TV },
+    );
+    await waitFor(() => google.drive.calls["files.list"] >= 1, 10_000, "the first poll");
+    addEncryptedFile(google.drive, cryptFolder, added!);
+    await t.service.drive?.pollNow();
+    await waitFor(() => fileChecksMade(t!) >= 2, 10_000, "two looks at the mount");
+    expect(t.plex.refreshes).toEqual([]);
+
+    const local = path.join(mount, "TV", "New Show", "Season 1");
+    mkdirSync(local, { recursive: true });
+    writeFileSync(path.join(local, "New Show - S01E01.mkv"), "video");
+    await waitFor(() => t!.plex.refreshes.length >= 1, 10_000, "the scan once the mount shows the file");
+    expect(t.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/New Show/Season 1" }]);
+  });
+
   it("refuses a remote on rclone's shared client id, saying why, and calls nobody", async () => {
     const google = await startGoogle();
     const conf = writeDriveRemoteConf({ refreshToken: google.oauth.seedRefreshToken() });
@@ -183,6 +226,16 @@ describe.skipIf(!hasRclone)("serve with plex_autoscan's RCLONE.CRYPT_MAPPINGS", 
     expect(t.plex.refreshes.map((r) => r.path).sort()).toEqual(["/data/TV/New Show/Season 2", "/data/TV/Plain Show"]);
   });
 });
+
+/** How often the queue has looked for the scan's files so far. */
+function fileChecksMade(service: TestService): number {
+  const db = new Database(service.paths.database, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT COALESCE(MAX(file_checks), 0) AS n FROM scan_queue").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
 
 function defaultRclone() {
   return {
