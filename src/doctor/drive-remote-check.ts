@@ -1,4 +1,5 @@
 import type { DriveAuth } from "../auth/drive-auth.js";
+import { invalidGrantAdvice, reconnectRemote } from "../auth/errors.js";
 import { createServiceAccountAuth } from "../auth/service-account.js";
 import { verifyDriveAccess, verifyTokenRefresh } from "../auth/verify-access.js";
 import type { Config } from "../config/types.js";
@@ -77,13 +78,22 @@ async function proveCredentials(remote: DriveRemote, config: Config, env: NodeJS
     await verifyDriveAccess(account, config.CLOUD.API_URL);
     return account;
   }
-  return verifyTokenRefresh({
-    tokenUrl: credentials.tokenUrl,
-    clientId: credentials.clientId,
-    clientSecret: credentials.clientSecret,
-    refreshToken: credentials.token.refresh_token,
-    apiUrl: config.CLOUD.API_URL,
-  });
+  try {
+    return await verifyTokenRefresh({
+      tokenUrl: credentials.tokenUrl,
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      refreshToken: credentials.token.refresh_token,
+      apiUrl: config.CLOUD.API_URL,
+    });
+  } catch (error) {
+    const message = messageOf(error);
+    if (!message.includes("invalid_grant")) throw error;
+    // The remedy for a remote's token is rclone's, not `scanarr authorize`.
+    throw new Error(
+      `Google no longer accepts remote "${remote.name}"'s refresh token (invalid_grant): ${reconnectRemote(remote.name)}. ${invalidGrantAdvice(reconnectRemote(remote.name))}`,
+    );
+  }
 }
 
 /** Walks to the crypt folder by name and decodes the first names in it. */

@@ -61,7 +61,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
   const abort = new AbortController();
   const backoff = { clock, random: deps.random ?? Math.random, logger, signal: abort.signal };
   const poller: PollerDeps = {
-    api: withRetries(createDriveApi({ auth: deps.auth, apiUrl: config.CLOUD.API_URL }), backoff),
+    api: withRetries(createDriveApi({ auth: deps.auth, apiUrl: config.CLOUD.API_URL, authorizeAgain: deps.view?.authorizeAgain }), backoff),
     cache: new FolderCache(db, logger, config.CLOUD.SHOW_CACHE_LOGS),
     logs: new LogStore(db),
     filter: createChangeFilter(config.CLOUD.ALLOWED),

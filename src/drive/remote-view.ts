@@ -32,6 +32,8 @@ export interface RemoteView {
   /** Files outside this folder (its decoded path) are skipped; undefined: anywhere. */
   scope: FolderRef | undefined;
   crypt: CryptFolder[];
+  /** What to do when Google refuses the token (reconnect the rclone remote); undefined: `scanarr authorize`. */
+  authorizeAgain?: string | undefined;
 }
 
 export type ReadPath =

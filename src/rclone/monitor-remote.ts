@@ -1,6 +1,7 @@
 import os from "node:os";
 import { existsSync } from "node:fs";
 import type { DriveAuth } from "../auth/drive-auth.js";
+import { reconnectRemote } from "../auth/errors.js";
 import type { Config } from "../config/types.js";
 import { UserError } from "../domain.js";
 import type { CryptFolder, NameDecoder, RemoteView } from "../drive/remote-view.js";
@@ -84,6 +85,7 @@ export function buildView(remote: DriveRemote | undefined, cryptMappings: Record
     logs: teamDrive ? { myDrive: false, sharedDrives: [teamDrive] } : { myDrive: true, sharedDrives: [] },
     scope: { rootFolderId, names: [...remote.folder, ...(remote.crypt?.within ?? [])] },
     crypt,
+    authorizeAgain: reconnectRemote(remote.name),
   };
 }
 

@@ -79,6 +79,17 @@ describe.skipIf(!hasRclone)("doctor's drive check with CLOUD.RCLONE_REMOTE", () 
     });
   });
 
+  it("tells to reconnect the rclone remote, not to run scanarr authorize, when Google refuses its refresh token", async () => {
+    await startGoogle();
+    const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: "1//0g-revoked" });
+    const last = (await doctorOn(conf)).results.at(-1);
+    expect(last?.ok).toBe(false);
+    expect(last?.detail).toMatch(
+      /^Google no longer accepts remote "gdrive"'s refresh token \(invalid_grant\): run `rclone config reconnect gdrive:`, then restart scanarr\./,
+    );
+    expect(last?.detail).not.toContain("scanarr authorize");
+  });
+
   it("names the remotes there are when the remote is missing, and refuses rclone's shared client id", async () => {
     await startGoogle();
     const conf = writeDriveRemoteConf({ refreshToken: oauth.seedRefreshToken() });

@@ -172,6 +172,31 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
     expect(t.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/New Show/Season 1" }]);
   });
 
+  it("says to reconnect the rclone remote when Google refuses its refresh token", async () => {
+    const google = await startGoogle();
+    const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: "1//0g-revoked" });
+    t = await startTestService(
+      {
+        CLOUD: {
+          ...fakeDriveCloud(google.drive.url, [], 60),
+          CLIENT_ID: "",
+          CLIENT_SECRET: "",
+          TOKEN_URL: google.oauth.tokenUrl,
+          RCLONE_REMOTE: "gcrypt:",
+        },
+        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
+      },
+      { sections: TV },
+    );
+    await waitFor(() => t!.service.drive?.lastPoll()?.ok === false, 10_000, "the first poll to fail");
+    const failure = t
+      .logs()
+      .split("\n")
+      .find((line) => line.includes("invalid_grant"));
+    expect(failure).toContain("run `rclone config reconnect gdrive:`, then restart scanarr");
+    expect(failure).not.toContain("scanarr authorize");
+  });
+
   it("refuses a remote on rclone's shared client id, saying why, and calls nobody", async () => {
     const google = await startGoogle();
     const conf = writeDriveRemoteConf({ refreshToken: google.oauth.seedRefreshToken() });
