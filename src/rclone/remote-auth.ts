@@ -2,6 +2,7 @@ import { createClientFor, persistRefreshedTokens, type DriveAuth, type OAuthClie
 import { createServiceAccountAuth } from "../auth/service-account.js";
 import { readToken, type StoredToken } from "../auth/token-store.js";
 import { UserError } from "../domain.js";
+import { parseJsonObject } from "../lib/json-object.js";
 import type { Logger } from "../lib/logger.js";
 import type { DriveRemote } from "./drive-remote.js";
 import { expandPath } from "./service-account.js";
@@ -76,14 +77,8 @@ export async function loadRemoteAuth(input: RemoteAuthInput): Promise<DriveAuth>
 
 /** rclone's token line (Go's oauth2.Token as JSON, or its old capitalised form) as a StoredToken. */
 export function parseRcloneToken(text: string): StoredToken | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
+  const v = parseJsonObject(text);
+  if (!v) return undefined;
   const pick = (...keys: string[]) => keys.map((k) => v[k]).find((x): x is string => typeof x === "string");
   const refresh = pick("refresh_token", "RefreshToken");
   if (!refresh) return undefined;

@@ -2,19 +2,24 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/defaults.js";
+import type { Config } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
 import { tempDir } from "../helpers/cli.js";
-import { addEncryptedFile, writeDriveRemoteConf } from "../helpers/rclone-drive.js";
+import { addEncryptedFile, writeDriveRemoteConf, type DriveRemoteConf } from "../helpers/rclone-drive.js";
 import {
+  advanceUntil,
   deliveriesSettled,
   fakeDriveCloud,
   startTestService,
   storedScans,
   waitFor,
+  TEST_PASS,
   writeFakeDriveToken,
   type TestService,
+  type TestServiceOptions,
 } from "../helpers/service.js";
 import { hasRclone } from "../rclone/rclone-cli.js";
 
@@ -33,14 +38,22 @@ afterEach(async () => {
   oauth = undefined;
 });
 
-async function settle(clock: ManualClock, until: () => boolean, what: string): Promise<void> {
-  await waitFor(
-    () => {
-      clock.advance(61_000);
-      return until();
+/** serve watching `gcrypt:` from `conf` against the fakes, watching `filePaths`. */
+function startThroughRemote(
+  google: { drive: FakeDrive; oauth: FakeOAuth },
+  conf: DriveRemoteConf,
+  filePaths: string[],
+  overrides: Partial<Config> = {},
+  options: TestServiceOptions = {},
+): Promise<TestService> {
+  const cloud = fakeDriveCloud(google.drive.url, filePaths, 60);
+  return startTestService(
+    {
+      CLOUD: { ...cloud, CLIENT_ID: "", CLIENT_SECRET: "", TOKEN_URL: google.oauth.tokenUrl, RCLONE_REMOTE: "gcrypt:" },
+      RCLONE: { ...defaultConfig(TEST_PASS).RCLONE, CONFIG: conf.file },
+      ...overrides,
     },
-    10_000,
-    what,
+    { sections: TV, env: conf.env, ...options },
   );
 }
 
@@ -75,28 +88,23 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
     const confBytes = readFileSync(conf.file);
     const confMtime = statSync(conf.file).mtimeMs;
     const clock = new ManualClock(Date.now());
-    t = await startTestService(
+    t = await startThroughRemote(
+      google,
+      conf,
+      ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"],
       {
         SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"] },
-        CLOUD: {
-          ...fakeDriveCloud(google.drive.url, ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"], 60),
-          CLIENT_ID: "",
-          CLIENT_SECRET: "",
-          TOKEN_URL: google.oauth.tokenUrl,
-          RCLONE_REMOTE: "gcrypt:",
-        },
-        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
       },
-      { sections: TV, clock, env: conf.env },
+      { clock },
     );
-    await settle(clock, () => google.drive.calls["files.list"] >= 1, "the first poll");
+    await advanceUntil(clock, () => google.drive.calls["files.list"] >= 1, "the first poll");
 
     addEncryptedFile(google.drive, cryptFolder, added!);
     addEncryptedFile(google.drive, cryptFolder, notes!);
     google.drive.addFile("put-here-by-hand.mkv", cryptFolder);
     google.drive.addFile("Plain Show - S01E01.mkv", plainTv);
 
-    await settle(clock, () => t!.plex.refreshes.length >= 1, "the new file's scan");
+    await advanceUntil(clock, () => t!.plex.refreshes.length >= 1, "the new file's scan");
     await t.service.drive?.pollNow();
     await deliveriesSettled(t);
     expect(t.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/New Show/Season 1" }]);
@@ -142,23 +150,12 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
     });
     const mount = tempDir();
     // The system clock: the mount checks time out on it, so a manual clock run fast would call the mount stalled.
-    t = await startTestService(
-      {
-        SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/"] },
-        SERVER_MAX_FILE_CHECKS: 1000,
-        SERVER_FILE_CHECK_DELAY: 1,
-        SERVER_FILE_EXIST_PATH_MAPPINGS: { [`${mount}/TV/`]: ["/data/TV/"] },
-        CLOUD: {
-          ...fakeDriveCloud(google.drive.url, [], 60),
-          CLIENT_ID: "",
-          CLIENT_SECRET: "",
-          TOKEN_URL: google.oauth.tokenUrl,
-          RCLONE_REMOTE: "gcrypt:",
-        },
-        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
-      },
-      { sections: TV },
-    );
+    t = await startThroughRemote(google, conf, [], {
+      SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/"] },
+      SERVER_MAX_FILE_CHECKS: 1000,
+      SERVER_FILE_CHECK_DELAY: 1,
+      SERVER_FILE_EXIST_PATH_MAPPINGS: { [`${mount}/TV/`]: ["/data/TV/"] },
+    });
     await waitFor(() => google.drive.calls["files.list"] >= 1, 10_000, "the first poll");
     addEncryptedFile(google.drive, cryptFolder, added!);
     await t.service.drive?.pollNow();
@@ -175,19 +172,7 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
   it("says to reconnect the rclone remote when Google refuses its refresh token", async () => {
     const google = await startGoogle();
     const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: "1//0g-revoked" });
-    t = await startTestService(
-      {
-        CLOUD: {
-          ...fakeDriveCloud(google.drive.url, [], 60),
-          CLIENT_ID: "",
-          CLIENT_SECRET: "",
-          TOKEN_URL: google.oauth.tokenUrl,
-          RCLONE_REMOTE: "gcrypt:",
-        },
-        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
-      },
-      { sections: TV },
-    );
+    t = await startThroughRemote(google, conf, []);
     await waitFor(() => t!.service.drive?.lastPoll()?.ok === false, 10_000, "the first poll to fail");
     const failure = t
       .logs()
@@ -200,19 +185,7 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
   it("refuses a remote on rclone's shared client id, saying why, and calls nobody", async () => {
     const google = await startGoogle();
     const conf = writeDriveRemoteConf({ refreshToken: google.oauth.seedRefreshToken() });
-    t = await startTestService(
-      {
-        CLOUD: {
-          ...fakeDriveCloud(google.drive.url, [], 60),
-          CLIENT_ID: "",
-          CLIENT_SECRET: "",
-          TOKEN_URL: google.oauth.tokenUrl,
-          RCLONE_REMOTE: "gcrypt:",
-        },
-        RCLONE: { ...defaultRclone(), CONFIG: conf.file },
-      },
-      { sections: TV },
-    );
+    t = await startThroughRemote(google, conf, []);
     expect(t.service.drive).toBeUndefined();
     expect(t.logs()).toContain('rclone remote \\"gdrive\\" has no client id of its own: it uses rclone\'s shared client id');
     expect(t.logs()).toContain("https://rclone.org/drive/#making-your-own-client-id");
@@ -238,14 +211,14 @@ describe.skipIf(!hasRclone)("serve with plex_autoscan's RCLONE.CRYPT_MAPPINGS", 
       {
         SERVER_PATH_MAPPINGS: { "/data/TV/": ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"] },
         CLOUD: fakeDriveCloud(fake.url, ["My Drive/encrypt/Media/TV/", "My Drive/Media/TV/"], 60),
-        RCLONE: { ...defaultRclone(), CONFIG: conf.file, CRYPT_MAPPINGS: { "My Drive/encrypt/": ["gcrypt:"] } },
+        RCLONE: { ...defaultConfig(TEST_PASS).RCLONE, CONFIG: conf.file, CRYPT_MAPPINGS: { "My Drive/encrypt/": ["gcrypt:"] } },
       },
       { sections: TV, clock, beforeStart: writeFakeDriveToken },
     );
-    await settle(clock, () => fake.calls["files.list"] >= 1, "the first poll");
+    await advanceUntil(clock, () => fake.calls["files.list"] >= 1, "the first poll");
     addEncryptedFile(fake, cryptFolder, added!);
     fake.addFile("Plain Show - S01E01.mkv", plainTv);
-    await settle(clock, () => t!.plex.refreshes.length >= 2, "both scans");
+    await advanceUntil(clock, () => t!.plex.refreshes.length >= 2, "both scans");
     await t.service.drive?.pollNow();
     await deliveriesSettled(t);
     expect(t.plex.refreshes.map((r) => r.path).sort()).toEqual(["/data/TV/New Show/Season 2", "/data/TV/Plain Show"]);
@@ -260,19 +233,4 @@ function fileChecksMade(service: TestService): number {
   } finally {
     db.close();
   }
-}
-
-function defaultRclone() {
-  return {
-    CONFIG: "",
-    CRYPT_MAPPINGS: {},
-    RC_CACHE_REFRESH: {
-      ENABLED: false,
-      RC_URL: "http://localhost:5572",
-      FILE_EXISTS_TO_REMOTE_MAPPINGS: {},
-      RC_USER: "",
-      RC_PASS: "",
-      FS: "",
-    },
-  };
 }
