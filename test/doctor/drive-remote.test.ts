@@ -1,4 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
@@ -21,7 +23,7 @@ afterEach(async () => {
   await oauth?.close();
 });
 
-async function doctorOn(conf: DriveRemoteConf, remote = "gcrypt:") {
+async function doctorOn(conf: DriveRemoteConf, remote = "gcrypt:", env: NodeJS.ProcessEnv = {}) {
   const base = defaultConfig(PASS);
   const config: Config = {
     ...base,
@@ -29,7 +31,14 @@ async function doctorOn(conf: DriveRemoteConf, remote = "gcrypt:") {
     RCLONE: { ...base.RCLONE, CONFIG: conf.file },
   };
   const paths = resolveInstallPaths(tempDir());
-  const results = await driveCheck.run({ config, paths, env: conf.env, unmet: [], targets: [], libraries: memoLibraries([]) });
+  const results = await driveCheck.run({
+    config,
+    paths,
+    env: { ...conf.env, ...env },
+    unmet: [],
+    targets: [],
+    libraries: memoLibraries([]),
+  });
   return { results, paths };
 }
 
@@ -88,6 +97,28 @@ describe.skipIf(!hasRclone)("doctor's drive check with CLOUD.RCLONE_REMOTE", () 
       /^Google no longer accepts remote "gdrive"'s refresh token \(invalid_grant\): run `rclone config reconnect gdrive:`, then restart scanarr\./,
     );
     expect(last?.detail).not.toContain("scanarr authorize");
+  });
+
+  it("uses the remote's service_account_file ($VAR expanded as rclone does) instead of a client id", async () => {
+    await startGoogle();
+    const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    oauth.addServiceAccount("sa@test.iam", keys.publicKey.export({ type: "spki", format: "pem" }).toString());
+    const dir = tempDir();
+    const key = {
+      type: "service_account",
+      client_email: "sa@test.iam",
+      private_key: keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    };
+    writeFileSync(path.join(dir, "sa.json"), JSON.stringify(key));
+    const conf = writeDriveRemoteConf({ driveKeys: { service_account_file: "${SA_DIR}/sa.json" } });
+    drive.seed(() => drive.addFolder("encrypt"));
+    const { results } = await doctorOn(conf, "gcrypt:", { SA_DIR: dir });
+    expect(results.map((r) => [r.ok, r.detail])).toEqual([
+      [true, `crypt remote "gcrypt" over drive remote "gdrive", folder "encrypt" found in ${conf.file}`],
+      [true, `remote "gdrive"'s service account can read Google Drive`],
+      [true, expect.stringMatching(/^the crypt folder "gdrive:encrypt" is empty: no name to decode yet/)],
+    ]);
+    expect(oauth.tokenCalls.map((c) => c.grantType)).toEqual(["urn:ietf:params:oauth:grant-type:jwt-bearer"]);
   });
 
   it("names the remotes there are when the remote is missing, and refuses rclone's shared client id", async () => {
