@@ -15,6 +15,8 @@ export interface WatchedLog {
 export interface LogChoice {
   myDrive: boolean;
   sharedDrives: string[];
+  /** Where the shared drives were named, for the warning about one nobody sees; CLOUD.TEAMDRIVES unless set. */
+  namedBy?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function listWatchedLogs(api: DriveApi, choice: LogChoice, logger: 
     if (!match) {
       logger.warn(
         { teamDrive: wanted, available: drives.map((d) => d.name) },
-        "CLOUD.TEAMDRIVES names a shared drive this account cannot see; skipping it",
+        `${choice.namedBy ?? "CLOUD.TEAMDRIVES"} names a shared drive this account cannot see; skipping it`,
       );
       continue;
     }

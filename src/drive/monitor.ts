@@ -6,7 +6,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/index.js";
 import { withRetries } from "./backoff.js";
-import { listWatchedLogs, type WatchedLog } from "./change-logs.js";
+import { listWatchedLogs, type LogChoice, type WatchedLog } from "./change-logs.js";
 import { createDriveApi } from "./client.js";
 import { createChangeFilter } from "./filters.js";
 import { FolderCache } from "./folder-cache.js";
@@ -145,6 +145,6 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
 }
 
 /** My Drive, and the shared drives CLOUD.TEAMDRIVES names when CLOUD.TEAMDRIVE is on. */
-function logsOfConfig(config: Config): { myDrive: boolean; sharedDrives: string[] } {
+function logsOfConfig(config: Config): LogChoice {
   return { myDrive: true, sharedDrives: config.CLOUD.TEAMDRIVE ? config.CLOUD.TEAMDRIVES : [] };
 }

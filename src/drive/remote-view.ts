@@ -1,5 +1,6 @@
 import { BoundedMap } from "../lib/bounded-map.js";
 import type { Logger } from "../lib/logger.js";
+import type { LogChoice } from "./change-logs.js";
 
 /** Reads the names of one encrypted folder (an rclone crypt remote's name cipher); throws on a name it did not write. */
 export interface NameDecoder {
@@ -28,7 +29,7 @@ export interface CryptFolder {
  */
 export interface RemoteView {
   /** The change logs to watch; undefined: My Drive and CLOUD.TEAMDRIVES, as without a remote. */
-  logs: { myDrive: boolean; sharedDrives: string[] } | undefined;
+  logs: LogChoice | undefined;
   /** Files outside this folder (its decoded path) are skipped; undefined: anywhere. */
   scope: FolderRef | undefined;
   crypt: CryptFolder[];

@@ -82,7 +82,9 @@ export function buildView(remote: DriveRemote | undefined, cryptMappings: Record
     });
   }
   return {
-    logs: teamDrive ? { myDrive: false, sharedDrives: [teamDrive] } : { myDrive: true, sharedDrives: [] },
+    logs: teamDrive
+      ? { myDrive: false, sharedDrives: [teamDrive], namedBy: `rclone remote "${remote.name}"'s team_drive` }
+      : { myDrive: true, sharedDrives: [] },
     scope: { rootFolderId, names: [...remote.folder, ...(remote.crypt?.within ?? [])] },
     crypt,
     authorizeAgain: reconnectRemote(remote.name),

@@ -140,6 +140,39 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
     expect(t.logs()).not.toContain(CLIENT.clientSecret);
   });
 
+  it("watches only the remote's shared drive (team_drive), whose name starts the decoded path", async () => {
+    const google = await startGoogle();
+    let team = "";
+    let cryptFolder = "";
+    let myCrypt = "";
+    google.drive.seed(() => {
+      team = google.drive.addDrive("Team Media");
+      cryptFolder = google.drive.addFolder("encrypt", team);
+      myCrypt = google.drive.addFolder("encrypt");
+    });
+    const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: google.oauth.seedRefreshToken(), driveKeys: { team_drive: team } });
+    const [added, mine] = conf.encode([
+      "Media/TV/Team Show/Season 3/Team Show - S03E01.mkv",
+      "Media/TV/My Show/Season 1/My Show - S01E01.mkv",
+    ]);
+    const clock = new ManualClock(Date.now());
+    t = await startThroughRemote(
+      google,
+      conf,
+      [],
+      { SERVER_PATH_MAPPINGS: { "/data/TV/": ["Team Media/encrypt/Media/TV/", "My Drive/encrypt/Media/TV/"] } },
+      { clock },
+    );
+    await advanceUntil(clock, () => google.drive.calls["files.list"] >= 1, "the first poll");
+    addEncryptedFile(google.drive, cryptFolder, added!);
+    addEncryptedFile(google.drive, myCrypt, mine!);
+    await advanceUntil(clock, () => t!.plex.refreshes.length >= 1, "the shared drive file's scan");
+    await t.service.drive?.pollNow();
+    await deliveriesSettled(t);
+    expect(t.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/Team Show/Season 3" }]);
+    expect(google.drive.requests.filter((r) => r.endpoint === "changes.list").every((r) => r.query.driveId === team)).toBe(true);
+  });
+
   it("holds the decoded file's scan until the mount shows the file (SERVER_MAX_FILE_CHECKS)", async () => {
     const google = await startGoogle();
     const conf = writeDriveRemoteConf({ client: CLIENT, refreshToken: google.oauth.seedRefreshToken() });

@@ -29,7 +29,7 @@ describe("reading Drive paths through an rclone remote", () => {
       {},
       new Map(),
     );
-    expect(shared.logs).toEqual({ myDrive: false, sharedDrives: ["0ATeam"] });
+    expect(shared.logs).toEqual({ myDrive: false, sharedDrives: ["0ATeam"], namedBy: `rclone remote "gdrive"'s team_drive` });
     const mine = buildView({ name: "gdrive", section: { type: "drive" }, folder: ["Media"], crypt: undefined }, {}, new Map());
     expect(mine.logs).toEqual({ myDrive: true, sharedDrives: [] });
   });
