@@ -32,7 +32,14 @@ export async function reachServer(server: PlexResource, timeoutMs: number, fetch
   const token = server.accessToken ?? "";
   const tried: string[] = [];
   for (const connection of connectionOrder(server.connections)) {
-    const api = new PlexApiClient({ baseUrl: connection.uri, token, timeoutMs, fetch: fetchFn, urlKey: "the address", tokenKey: "the server's token" });
+    const api = new PlexApiClient({
+      baseUrl: connection.uri,
+      token,
+      timeoutMs,
+      fetch: fetchFn,
+      urlKey: "the address",
+      tokenKey: "the server's token",
+    });
     try {
       const identity = await api.identity();
       if (identity.machineIdentifier !== server.clientIdentifier) {

@@ -85,8 +85,10 @@ export async function startFakePlexTv(options: FakePlexTvOptions = {}): Promise<
       if (options.signInAfterPolls && pin.polls >= options.signInAfterPolls) pin.signedIn = true;
       return sendJson(res, 200, renderPin(pin, accountToken));
     }
-    if (header(request, "X-Plex-Token") !== accountToken) return sendJson(res, 401, { errors: [{ code: 1001, message: "User could not be authenticated" }] });
-    if (req.method === "GET" && url.pathname === "/api/v2/user") return sendJson(res, 200, { id: 1, username: "owner", email: "owner@example.com" });
+    if (header(request, "X-Plex-Token") !== accountToken)
+      return sendJson(res, 401, { errors: [{ code: 1001, message: "User could not be authenticated" }] });
+    if (req.method === "GET" && url.pathname === "/api/v2/user")
+      return sendJson(res, 200, { id: 1, username: "owner", email: "owner@example.com" });
     if (req.method === "GET" && url.pathname === "/api/v2/resources") return sendJson(res, 200, resources.map(renderResource));
     sendJson(res, 404, { errors: [{ code: 1002, message: "Not found" }] });
   };
@@ -142,7 +144,15 @@ function renderResource(r: FakeResource): Record<string, unknown> {
     presence: true,
     connections: r.connections.map((c) => {
       const url = new URL(c.uri);
-      return { protocol: url.protocol.replace(":", ""), address: url.hostname, port: Number(url.port), uri: c.uri, local: c.local, relay: c.relay, IPv6: false };
+      return {
+        protocol: url.protocol.replace(":", ""),
+        address: url.hostname,
+        port: Number(url.port),
+        uri: c.uri,
+        local: c.local,
+        relay: c.relay,
+        IPv6: false,
+      };
     }),
   };
 }

@@ -75,7 +75,14 @@ describe("choosing the server", () => {
     plexTv = await startFakePlexTv({
       resources: [
         { name: "phone", clientIdentifier: "p1", provides: "player,pubsub-client", owned: true, connections: [] },
-        { name: "friend", clientIdentifier: "fakeplex0123456789abcdef", provides: "server", owned: false, accessToken: plex.sharedToken, connections: [{ uri: plex.url, local: true, relay: false }] },
+        {
+          name: "friend",
+          clientIdentifier: "fakeplex0123456789abcdef",
+          provides: "server",
+          owned: false,
+          accessToken: plex.sharedToken,
+          connections: [{ uri: plex.url, local: true, relay: false }],
+        },
         {
           name: "home",
           clientIdentifier: "fakeplex0123456789abcdef",
@@ -102,7 +109,14 @@ describe("choosing the server", () => {
   it("names every address tried when none answers", async () => {
     const dead = await startLoopback(() => undefined);
     await dead.setAvailability("refuse");
-    const server = { name: "home", clientIdentifier: "x", provides: ["server"], owned: true, accessToken: "t0ken-secret", connections: [{ uri: dead.url, local: true, relay: false }] };
+    const server = {
+      name: "home",
+      clientIdentifier: "x",
+      provides: ["server"],
+      owned: true,
+      accessToken: "t0ken-secret",
+      connections: [{ uri: dead.url, local: true, relay: false }],
+    };
     const error = await reachServer(server, 500).catch((e: unknown) => e as Error);
     expect(String(error)).toContain(`no address of Plex server "home" answered:\n  ${dead.url}`);
     expect(String(error)).not.toContain("t0ken-secret");
