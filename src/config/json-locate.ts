@@ -14,6 +14,8 @@ export interface JsonFault {
 
 type Container = "object" | "array";
 
+const CONTROL_IN_STRING = "control character (tab or line break) inside a string: write \\t or \\n";
+
 const REASONS: Record<JsonFault["context"], string> = {
   value: "expected a value",
   key: "expected a double-quoted property name",
@@ -42,13 +44,29 @@ export function locateJsonFault(text: string): JsonFault | undefined {
   visit(
     text,
     {
-      onObjectBegin: () => void (stack.push("object"), (expecting = "key")),
-      onArrayBegin: () => void (stack.push("array"), (expecting = "value")),
-      onObjectEnd: () => void (stack.pop(), afterValue()),
-      onArrayEnd: () => void (stack.pop(), afterValue()),
-      onObjectProperty: () => void (expecting = "colon"),
+      onObjectBegin: () => {
+        stack.push("object");
+        expecting = "key";
+      },
+      onArrayBegin: () => {
+        stack.push("array");
+        expecting = "value";
+      },
+      onObjectEnd: () => {
+        stack.pop();
+        afterValue();
+      },
+      onArrayEnd: () => {
+        stack.pop();
+        afterValue();
+      },
+      onObjectProperty: () => {
+        expecting = "colon";
+      },
       onLiteralValue: afterValue,
-      onSeparator: (sep) => void (expecting = sep === ":" ? "value" : stack[stack.length - 1] === "object" ? "key" : "value"),
+      onSeparator: (sep) => {
+        expecting = sep === ":" || stack[stack.length - 1] === "array" ? "value" : "key";
+      },
       onError: (code, offset, length) => {
         fault ??= faultOf(text, code, offset, length, expecting);
       },
@@ -74,8 +92,10 @@ function faultOf(text: string, code: ParseErrorCode, offset: number, length: num
         'bad escape in a string (a Windows path needs doubled backslashes: "D:\\\\Media")',
       );
     case "InvalidCharacter":
-      return at(offset + controlIndex(token), "string", "control character (tab or line break) inside a string: write \\t or \\n");
+      return at(offset + controlIndex(token), "string", CONTROL_IN_STRING);
     case "UnexpectedEndOfString":
+      // jsonc-parser ends a string at a line break; the break itself is the fault there.
+      if (offset + length < text.length) return at(offset + length, "string", CONTROL_IN_STRING);
       return at(text.length, "string", "unterminated string");
     case "InvalidNumberFormat":
     case "UnexpectedEndOfNumber":
@@ -102,7 +122,7 @@ function badEscapeIndex(token: string): number {
 }
 
 function controlIndex(token: string): number {
-  const index = token.slice(1).search(/[\u0000-\u001f]/);
+  const index = token.slice(1).split("").findIndex((c) => c.charCodeAt(0) < 0x20);
   return index < 0 ? 0 : index + 1;
 }
 
