@@ -1,0 +1,92 @@
+import { readFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { generateServerPass } from "../config/defaults.js";
+import { parseConfigText } from "../config/load.js";
+import { starterConfigText } from "../config/starter.js";
+import { installationClientId } from "../plex-tv/client-id.js";
+import { PlexTvClient } from "../plex-tv/client.js";
+import { abortableSleep } from "../plex-tv/sign-in.js";
+import type { SetupContext } from "../setup/context.js";
+import { createInquirerPrompt } from "../setup/inquirer-prompt.js";
+import { createNoTerminalPrompt } from "../setup/prompt.js";
+import { runSetup } from "../setup/run-setup.js";
+import { packageVersion } from "../lib/version.js";
+import type { CommandContext } from "./context.js";
+import { run as runDoctor } from "./doctor.js";
+import { runnableScanarr } from "./how-to-run.js";
+import { writeLine } from "./output.js";
+import { webhookUrl } from "./url.js";
+
+export interface SetupOptions {
+  plexUrl?: string;
+  plexToken?: string;
+  plexPin?: boolean;
+  arr?: string[];
+  jellyfin?: string;
+  emby?: string;
+  yes?: boolean;
+  /** Host name the *arr apps reach scanarr by (as `scanarr url --host`). */
+  host?: string;
+}
+
+/** How long the PIN is waited for at most; plex.tv's own PIN lives about 30 minutes. */
+const PIN_DEADLINE_MS = 15 * 60_000;
+
+/**
+ * `scanarr setup`: the wizard (questions on a terminal, flags otherwise),
+ * then doctor on what it wrote, then the command to run next.
+ */
+export async function run(options: SetupOptions, ctx: CommandContext): Promise<number> {
+  const file = ctx.paths.configFile;
+  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  const starterText = starterConfigText(generateServerPass());
+  const terminal = Boolean((ctx.stdin as { isTTY?: boolean }).isTTY && (ctx.stdout as { isTTY?: boolean }).isTTY);
+  const interactive = terminal && !options.yes;
+  const say = (line = "") => writeLine(ctx.stdout, line);
+  const plexTvUrl = ctx.env.PLEX_TV_URL || "https://plex.tv";
+  const setup: SetupContext = {
+    prompt: interactive ? createInquirerPrompt(ctx.stdin, ctx.stdout, ctx.signal) : createNoTerminalPrompt(),
+    say,
+    interactive,
+    flags: { ...options, arr: options.arr ?? [] },
+    current: text === undefined ? parseConfigText(starterText, file, []).config : ctx.config,
+    services: {
+      plexTv: () => new PlexTvClient({ baseUrl: plexTvUrl, clientId: installationClientId(ctx.paths.dataDir), version: packageVersion() }),
+      pinWait: { intervalMs: 1_000, deadlineMs: PIN_DEADLINE_MS, now: () => Date.now(), sleep: abortableSleep },
+      probeTimeoutMs: 5_000,
+    },
+    signal: ctx.signal,
+  };
+  const host = (ip: string) => options.host ?? (ip === "0.0.0.0" || ip === "::" ? hostname() : ip);
+  const result = await runSetup(
+    setup,
+    { path: file, text, starterText },
+    {
+      webhookUrl: (config) => webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP)),
+      isScanarrRunning: (config) => answersHealth(new URL("/health", webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP))).href),
+    },
+  );
+  if (!result.config) return 0;
+  say();
+  say("Checking the set-up (scanarr doctor):");
+  const doctor = await runDoctor({}, { ...ctx, config: result.config, unmet: [] });
+  const scanarr = runnableScanarr(ctx.paths, ctx.cwd ?? process.cwd(), ctx.env);
+  say();
+  say(`Next: ${scanarr} serve        (as a service: docs/running.md)`);
+  say(`      ${scanarr} doctor       checks the set-up again; ${scanarr} setup changes it.`);
+  return doctor !== 0 || result.failedConnections > 0 ? 1 : 0;
+}
+
+/** Whether scanarr answers `/health` there (any HTTP answer: a running scanarr that reports a problem still takes webhooks). */
+async function answersHealth(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000), redirect: "manual" });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}
