@@ -50,7 +50,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "setup",
-    description: "set up in one sitting: sign in to Plex, add Jellyfin/Emby, read the *arr apps, derive the mappings, connect the apps, run doctor",
+    description:
+      "set up in one sitting: sign in to Plex, add Jellyfin/Emby, read the *arr apps, derive the mappings, connect the apps, run doctor",
     configure: (c) =>
       c
         .option("--plex-url <url>", "Plex server URL (PLEX_LOCAL_URL), instead of signing in")

@@ -66,7 +66,8 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
     { path: file, text, starterText },
     {
       webhookUrl: (config) => webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP)),
-      isScanarrRunning: (config) => answersHealth(new URL("/health", webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP))).href),
+      isScanarrRunning: (config) =>
+        answersHealth(new URL("/health", webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP))).href),
     },
   );
   if (!result.config) return 0;

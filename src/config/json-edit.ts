@@ -17,12 +17,12 @@ export interface JsonChange {
 export function editJson(text: string, changes: readonly JsonChange[]): string {
   let out = text;
   for (const change of changes) {
-    if (isDeepStrictEqual(valueAt(out, change.path), change.value)) continue;
+    if (isDeepStrictEqual(valueAt(out, change.path), plain(change.value))) continue;
     out = applyEdits(out, [editFor(out, change)]);
   }
   const appended = changes.some((c) => c.path[c.path.length - 1] === -1);
   for (const change of changes) {
-    if (!appended && !isDeepStrictEqual(valueAt(out, change.path), change.value)) {
+    if (!appended && !isDeepStrictEqual(valueAt(out, change.path), plain(change.value))) {
       throw new Error(`editing the config file text went wrong at ${change.path.join(".")}; nothing was written`);
     }
   }
@@ -33,7 +33,13 @@ export function editJson(text: string, changes: readonly JsonChange[]): string {
 export function valueAt(text: string, path: JSONPath): unknown {
   const root = parseTree(text);
   const node = root && path[path.length - 1] !== -1 ? findNodeAtLocation(root, path) : undefined;
-  return node ? (getNodeValue(node) as unknown) : undefined;
+  // jsonc-parser builds objects without a prototype; a JSON round trip makes them plain for comparisons.
+  return node ? (JSON.parse(JSON.stringify(getNodeValue(node))) as unknown) : undefined;
+}
+
+/** The value as JSON would read it back (undefined members dropped). */
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
 }
 
 /** Sets top-level string keys, changing only their values (or appending the missing ones, indented like the file). */

@@ -122,7 +122,10 @@ function badEscapeIndex(token: string): number {
 }
 
 function controlIndex(token: string): number {
-  const index = token.slice(1).split("").findIndex((c) => c.charCodeAt(0) < 0x20);
+  const index = token
+    .slice(1)
+    .split("")
+    .findIndex((c) => c.charCodeAt(0) < 0x20);
   return index < 0 ? 0 : index + 1;
 }
 

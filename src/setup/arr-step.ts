@@ -54,6 +54,8 @@ async function readApp(ctx: ArrStepContext, url: string, key: string): Promise<A
   const info = ARR_KIND_INFO[app.kind];
   const label = app.instanceName && app.instanceName !== info.appName ? `${info.appName} (${app.instanceName})` : info.appName;
   const library = await readArrLibrary(app, options);
-  ctx.say(`${label} ${app.version} at ${app.url}: ${library.itemCount} ${info.itemsNoun} in ${library.rootFolders.join(", ") || "no root folder"}`);
+  ctx.say(
+    `${label} ${app.version} at ${app.url}: ${library.itemCount} ${info.itemsNoun} in ${library.rootFolders.join(", ") || "no root folder"}`,
+  );
   return { app, label, library };
 }

@@ -52,7 +52,10 @@ export function planConfigChanges(current: Config, answers: SetupAnswers, fresh:
  * under another key moves (one prefix, one place), and a key left with no
  * prefix is dropped.
  */
-export function mergeMappings(current: Readonly<Record<string, readonly string[]>>, found: Readonly<Record<string, readonly string[]>>): Record<string, string[]> {
+export function mergeMappings(
+  current: Readonly<Record<string, readonly string[]>>,
+  found: Readonly<Record<string, readonly string[]>>,
+): Record<string, string[]> {
   const moved = new Set(Object.values(found).flat());
   const merged: Record<string, string[]> = {};
   for (const [key, prefixes] of Object.entries(current)) {

@@ -12,19 +12,37 @@ type ConnectContext = Pick<SetupContext, "prompt" | "say" | "interactive" | "fla
  * connection is saved untested and the user is told. Returns how many apps
  * could not be connected.
  */
-export async function connectApps(ctx: ConnectContext, apps: readonly ArrChoice[], webhookUrl: string, scanarrRunning: boolean): Promise<number> {
+export async function connectApps(
+  ctx: ConnectContext,
+  apps: readonly ArrChoice[],
+  webhookUrl: string,
+  scanarrRunning: boolean,
+): Promise<number> {
   if (apps.length === 0) return 0;
   ctx.say();
-  ctx.say(scanarrRunning ? "scanarr answers: each app tests the webhook before saving it." : "scanarr is not running: the connections are saved without the apps' test.");
+  ctx.say(
+    scanarrRunning
+      ? "scanarr answers: each app tests the webhook before saving it."
+      : "scanarr is not running: the connections are saved without the apps' test.",
+  );
   let failed = 0;
   for (const { app, label } of apps) {
     const events = ARR_KIND_INFO[app.kind].fileEvents.join(", ");
     const go =
       ctx.flags.yes ||
-      (await ctx.prompt.confirm({ message: `Connect ${label} at ${app.url} to scanarr (events: ${events})?`, default: true, flag: "--yes" }));
+      (await ctx.prompt.confirm({
+        message: `Connect ${label} at ${app.url} to scanarr (events: ${events})?`,
+        default: true,
+        flag: "--yes",
+      }));
     if (!go) continue;
     try {
-      const result = await connectArr(app, { webhookUrl, test: scanarrRunning, timeoutMs: ctx.services.probeTimeoutMs, fetch: ctx.services.fetch });
+      const result = await connectArr(app, {
+        webhookUrl,
+        test: scanarrRunning,
+        timeoutMs: ctx.services.probeTimeoutMs,
+        fetch: ctx.services.fetch,
+      });
       const tested = result.tested ? ", tested by the app" : "";
       ctx.say(`${label}: connection ${result.action} (id ${result.id}${tested})${result.note ? `; ${result.note}` : ""}`);
     } catch (error) {

@@ -58,3 +58,13 @@ export function splitUrlAndKey(value: string, flag: string): { url: string; key:
   }
   return { url, key };
 }
+
+/** Refuses a flag in the wrong shape before anything is asked or contacted. */
+export function checkFlagShapes(flags: SetupFlags): void {
+  for (const value of flags.arr) splitUrlAndKey(value, "--arr");
+  if (flags.jellyfin !== undefined) splitUrlAndKey(flags.jellyfin, "--jellyfin");
+  if (flags.emby !== undefined) splitUrlAndKey(flags.emby, "--emby");
+  if (flags.plexPin && (flags.plexUrl !== undefined || flags.plexToken !== undefined)) {
+    throw new UserError("--plex-pin signs in instead of --plex-url/--plex-token: give one or the other", 2);
+  }
+}

@@ -1,6 +1,7 @@
 import type { Library } from "../domain.js";
 import { ARR_KIND_INFO } from "../arr/index.js";
 import type { ArrChoice } from "./arr-step.js";
+import { composeMappings } from "./compose-mappings.js";
 import type { SetupContext } from "./context.js";
 import { deriveMappings, type DeriveTarget, type MappingLink, type UnmatchedRoot } from "./derive-mappings.js";
 
@@ -29,9 +30,12 @@ type MappingsStepContext = Pick<SetupContext, "prompt" | "say" | "interactive">;
  * the user asked, with the library roots as the choices; without a terminal
  * such a root is reported and left unmapped, never guessed.
  */
-export async function chooseMappings(ctx: MappingsStepContext, apps: readonly ArrChoice[], servers: readonly MappedServer[]): Promise<MappingsChoice> {
-  const choice: MappingsChoice = { server: {}, targets: {} };
-  if (apps.length === 0) return choice;
+export async function chooseMappings(
+  ctx: MappingsStepContext,
+  apps: readonly ArrChoice[],
+  servers: readonly MappedServer[],
+): Promise<MappingsChoice> {
+  if (apps.length === 0) return { server: {}, targets: {} };
   const result = deriveMappings({
     apps: apps.map((a) => ({
       name: a.label,
@@ -50,24 +54,16 @@ export async function chooseMappings(ctx: MappingsStepContext, apps: readonly Ar
     const answered = await askUnmatched(ctx, entry);
     if (answered) links.push(answered);
   }
-  for (const link of links) {
-    if (link.target === PLEX_TARGET && link.from !== link.to) add(choice.server, link.to, link.from);
-  }
-  for (const link of links) {
-    if (link.target === PLEX_TARGET) continue;
-    const plex = links.find((l) => l.target === PLEX_TARGET && l.app === link.app && l.from === link.from);
-    if (!plex) {
-      ctx.say(`  ${link.target}: ${link.app}'s ${link.from} is not in Plex, so ${link.target}'s path for it cannot be mapped from Plex's`);
-      continue;
-    }
-    if (plex.to !== link.to) add((choice.targets[link.target] ??= {}), link.to, plex.to);
-  }
-  return choice;
+  const composed = composeMappings(links, PLEX_TARGET);
+  for (const { why } of composed.left) ctx.say(`  left out: ${why}`);
+  return { server: composed.serverPathMappings, targets: composed.targetPathMappings };
 }
 
 async function askUnmatched(ctx: MappingsStepContext, entry: UnmatchedRoot): Promise<MappingLink | undefined> {
   if (!ctx.interactive) {
-    ctx.say(`  not guessed: ${entry.app}'s ${entry.root} in ${entry.target} (run \`scanarr setup\` in a terminal, or add the mapping by hand)`);
+    ctx.say(
+      `  not guessed: ${entry.app}'s ${entry.root} in ${entry.target} (run \`scanarr setup\` in a terminal, or add the mapping by hand)`,
+    );
     return undefined;
   }
   const none = "";
@@ -91,9 +87,4 @@ function toDeriveTarget(server: MappedServer): DeriveTarget {
 function asFolder(root: string): string {
   if (/[\\/]$/.test(root)) return root;
   return root.includes("\\") && !root.includes("/") ? `${root}\\` : `${root}/`;
-}
-
-function add(table: Record<string, string[]>, key: string, prefix: string): void {
-  const list = (table[key] ??= []);
-  if (!list.includes(prefix)) list.push(prefix);
 }

@@ -78,7 +78,14 @@ async function checkMediaServer(
   token: string,
 ): Promise<MediaServerChoice> {
   const label = LABEL[type];
-  const options = { baseUrl: url, token, urlKey: `the ${label} URL`, tokenKey: `the ${label} API key`, timeoutMs: ctx.services.probeTimeoutMs, fetch: ctx.services.fetch };
+  const options = {
+    baseUrl: url,
+    token,
+    urlKey: `the ${label} URL`,
+    tokenKey: `the ${label} API key`,
+    timeoutMs: ctx.services.probeTimeoutMs,
+    fetch: ctx.services.fetch,
+  };
   let api: MediaBrowserClient;
   let libraries: Library[];
   try {

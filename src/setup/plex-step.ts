@@ -70,7 +70,9 @@ async function checkServer(ctx: PlexStepContext, url: string, token: string): Pr
   } catch (error) {
     throw new UserError(`Plex check failed: ${messageOf(error)}`, 1);
   }
-  ctx.say(`Plex at ${api.where}: ${libraries.length} ${libraries.length === 1 ? "library" : "libraries"} (${libraries.map((l) => l.title).join(", ")})`);
+  ctx.say(
+    `Plex at ${api.where}: ${libraries.length} ${libraries.length === 1 ? "library" : "libraries"} (${libraries.map((l) => l.title).join(", ")})`,
+  );
   return { url: api.where, token, libraries, api };
 }
 

@@ -7,7 +7,7 @@ import { messageOf } from "../lib/errors.js";
 import { chooseArrApps } from "./arr-step.js";
 import { planConfigChanges } from "./config-changes.js";
 import { connectApps } from "./connect-step.js";
-import type { SetupContext } from "./context.js";
+import { checkFlagShapes, type SetupContext } from "./context.js";
 import { chooseMappings, PLEX_TARGET, type MappedServer } from "./mappings-step.js";
 import { mediaBrowserItemFolders, plexItemFolders } from "./media-items.js";
 import { chooseMediaServers, type MediaServerChoice } from "./media-server-step.js";
@@ -42,6 +42,7 @@ export interface SetupResult {
  * before the write leaves everything as it was.
  */
 export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: SetupEndpoints): Promise<SetupResult> {
+  checkFlagShapes(ctx.flags);
   const plex = await choosePlex(ctx);
   const mediaServers = await chooseMediaServers(ctx);
   const apps = await chooseArrApps(ctx);
@@ -54,13 +55,26 @@ export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: Se
   const secrets = [...secretValuesOf(ctx.current), ...secretValuesOf(written)];
   const outcome = await writeConfigChange(ctx, file.path, file.text, after, secrets);
   if (outcome === "declined") return { outcome, failedConnections: 0 };
-  const failedConnections = await connectApps(ctx, apps, endpoints.webhookUrl(written), apps.length > 0 && (await endpoints.isScanarrRunning(written)));
+  const failedConnections = await connectApps(
+    ctx,
+    apps,
+    endpoints.webhookUrl(written),
+    apps.length > 0 && (await endpoints.isScanarrRunning(written)),
+  );
   return { outcome, config: written, failedConnections };
 }
 
 /** Each server's item folders per library, for matching; a library that cannot be read is said and matched by nothing. */
-async function readItemFolders(ctx: Pick<SetupContext, "say">, plex: PlexChoice, mediaServers: readonly MediaServerChoice[]): Promise<MappedServer[]> {
-  const read = async (name: string, libraries: readonly Library[], list: (library: Library) => Promise<string[]>): Promise<MappedServer> => {
+async function readItemFolders(
+  ctx: Pick<SetupContext, "say">,
+  plex: PlexChoice,
+  mediaServers: readonly MediaServerChoice[],
+): Promise<MappedServer[]> {
+  const read = async (
+    name: string,
+    libraries: readonly Library[],
+    list: (library: Library) => Promise<string[]>,
+  ): Promise<MappedServer> => {
     const itemFolders = new Map<string, string[]>();
     for (const library of libraries) {
       try {
@@ -72,7 +86,7 @@ async function readItemFolders(ctx: Pick<SetupContext, "say">, plex: PlexChoice,
     return { name, libraries: [...libraries], itemFolders };
   };
   const servers = [await read(PLEX_TARGET, plex.libraries, (library) => plexItemFolders(plex.api, library))];
-  for (const server of mediaServers) servers.push(await read(server.name, server.libraries, (library) => mediaBrowserItemFolders(server.api, library)));
+  for (const server of mediaServers)
+    servers.push(await read(server.name, server.libraries, (library) => mediaBrowserItemFolders(server.api, library)));
   return servers;
 }
-

@@ -70,7 +70,13 @@ export class MediaBrowserClient {
    */
   async listItemPaths(library: Library, limit: number): Promise<string[]> {
     const action = `list the items of library ${library.title}`;
-    const query = new URLSearchParams({ ParentId: library.id, Recursive: "true", Fields: "Path", IncludeItemTypes: "Series,Movie,MusicArtist,MusicAlbum,Audio,Book", Limit: String(limit) });
+    const query = new URLSearchParams({
+      ParentId: library.id,
+      Recursive: "true",
+      Fields: "Path",
+      IncludeItemTypes: "Series,Movie,MusicArtist,MusicAlbum,Audio,Book",
+      Limit: String(limit),
+    });
     const answer = await this.http.call("GET", `/Items?${query.toString()}`, action);
     return this.http.readJson(answer, action, (data) => {
       const items = isFields(data) && Array.isArray(data.Items) ? data.Items : undefined;

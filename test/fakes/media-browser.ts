@@ -78,6 +78,8 @@ export function renderItems(
   const withPath = (query.get("fields") ?? "").split(",").some((f) => f.trim().toLowerCase() === "path");
   const start = Number(query.get("startindex") ?? 0);
   const limit = Number(query.get("limit") ?? all.length);
-  const page = all.slice(start, start + limit).map((item) => ({ Name: item.path.split("/").pop(), Id: item.id, ...(withPath ? { Path: item.path } : {}) }));
+  const page = all
+    .slice(start, start + limit)
+    .map((item) => ({ Name: item.path.split("/").pop(), Id: item.id, ...(withPath ? { Path: item.path } : {}) }));
   return { status: 200, body: { Items: page, TotalRecordCount: all.length, StartIndex: start } };
 }

@@ -1,0 +1,118 @@
+import { readFileSync, statSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { resolveInstallPaths } from "../../src/lib/install-paths.js";
+import { runCli } from "../helpers/cli.js";
+import { startServiceOn, waitFor } from "../helpers/service.js";
+import { startSetupWorld, setupFlags, type SetupWorld } from "./setup-world.js";
+
+let world: SetupWorld | undefined;
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+  await world?.close();
+  world = undefined;
+});
+
+async function setup(w: SetupWorld, extra: string[] = ["--yes"]) {
+  const result = await runCli(["--install-dir", w.installDir, "setup", ...setupFlags(w), ...extra]);
+  return { ...result, output: result.stdout + result.stderr };
+}
+
+describe("scanarr setup with flags (no terminal)", () => {
+  it("derives the mappings, writes the config in its own form, connects both apps and passes doctor", async () => {
+    world = await startSetupWorld();
+    const { code, output } = await setup(world);
+    expect(output).toContain("3 of 3 series (Sonarr) under /tv/ are under /data/TV/ in plex (TV Shows)");
+    expect(output).toContain("2 of 2 movies (Radarr) under /movies/ are under /media/Movies/ in jellyfin (Movies)");
+    const config = JSON.parse(readFileSync(world.configFile, "utf8")) as Record<string, unknown>;
+    expect(config.PLEX_LOCAL_URL).toBe(world.plex.url);
+    expect(config.PLEX_TOKEN).toBe(world.plex.token);
+    expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/data/TV/": ["/tv/"], "/data/Movies/": ["/movies/"] });
+    expect(config.TARGETS).toEqual([
+      {
+        TYPE: "jellyfin",
+        NAME: "jellyfin",
+        URL: world.jellyfin.url,
+        TOKEN: world.jellyfin.token,
+        PATH_MAPPINGS: { "/media/TV-Shows/": ["/data/TV/"], "/media/Movies/": ["/data/Movies/"] },
+      },
+    ]);
+    expect(config.SERVER_PORT).toBe(world.port);
+    expect(statSync(world.configFile).mode & 0o777).toBe(0o600);
+    expect(world.sonarr.notifications).toHaveLength(1);
+    expect(world.radarr.notifications).toHaveLength(1);
+    expect(output).toContain("saved without the app's test (scanarr is not running)");
+    expect(output).toContain("all 8 checks passed");
+    expect(output).toMatch(/Next: \S*scanarr\S* --install-dir \S+ serve/);
+    for (const secret of [world.plex.token, world.jellyfin.token, world.sonarr.apiKey, world.radarr.apiKey])
+      expect(output).not.toContain(secret);
+    expect(code, output).toBe(0);
+  });
+
+  it("leaves a download webhook from the fake Sonarr to reach Plex and Jellyfin, each in its own path form; a second run changes nothing", async () => {
+    world = await startSetupWorld();
+    expect((await setup(world)).code).toBe(0);
+    const written = readFileSync(world.configFile, "utf8");
+    const paths = resolveInstallPaths(world.installDir);
+    const { config } = await loadConfig(paths.configFile, { create: false, require: ["server", "plex"] });
+    const running = await startServiceOn(config, paths);
+    stops.push(() => running.service.stop());
+
+    const [delivery] = await world.sonarr.sendDownload(0, "The Expanse - S01E04.mkv");
+    expect(delivery?.status).toBe(202);
+    await world.plex.waitForRefreshes(1);
+    expect(world.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/The Expanse" }]);
+    await world.jellyfin.waitForMediaUpdates(1);
+    expect(world.jellyfin.mediaUpdates[0]?.map((u) => u.path)).toEqual(["/media/TV-Shows/The Expanse/The Expanse - S01E04.mkv"]);
+
+    const again = await setup(world);
+    expect(again.output).toContain(`Nothing to change in ${world.configFile}.`);
+    expect(again.output).toContain("Sonarr: connection unchanged (id 1, tested by the app)");
+    expect(readFileSync(world.configFile, "utf8")).toBe(written);
+    expect(world.sonarr.notifications).toHaveLength(1);
+    expect(again.code, again.output).toBe(0);
+    await waitFor(
+      () => world?.sonarr.deliveries.some((d) => d.eventType === "Test" && d.status >= 200 && d.status < 300) ?? false,
+      5_000,
+      "the app's test",
+    );
+  });
+
+  it("names the app and the key when an API key is wrong, and writes nothing", async () => {
+    world = await startSetupWorld();
+    const before = readFileSync(world.configFile, "utf8");
+    const flags = setupFlags(world).map((f) => (f.startsWith(world?.sonarr.url ?? "-") ? `${world?.sonarr.url},wrong-key-0000` : f));
+    const result = await runCli(["--install-dir", world.installDir, "setup", ...flags, "--yes"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: The \*arr app at http:\/\/127\.0\.0\.1:\d+ refused the API key \(401\)/);
+    expect(result.stderr).not.toContain("wrong-key-0000");
+    expect(readFileSync(world.configFile, "utf8")).toBe(before);
+  });
+
+  it("names the address tried when Plex does not answer, and writes nothing", async () => {
+    world = await startSetupWorld();
+    const before = readFileSync(world.configFile, "utf8");
+    await world.plex.close();
+    const result = await setup(world);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Plex check failed: Plex at ${world.plex.url}`);
+    expect(readFileSync(world.configFile, "utf8")).toBe(before);
+  });
+
+  it("exits 2 naming the flags when there is no terminal and no Plex answer, and when the write is not confirmed", async () => {
+    world = await startSetupWorld();
+    const before = readFileSync(world.configFile, "utf8");
+    const none = await runCli(["--install-dir", world.installDir, "setup"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("pass --plex-url and --plex-token, or --plex-pin");
+    const unconfirmed = await setup(world, []);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('no terminal to ask "Write');
+    expect(unconfirmed.stderr).toContain("pass --yes");
+    expect(readFileSync(world.configFile, "utf8")).toBe(before);
+    const bad = await runCli(["--install-dir", world.installDir, "setup", "--arr", "http://sonarr:8989", "--plex-pin"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--arr takes <url>,<api key>");
+  });
+});
