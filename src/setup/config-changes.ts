@@ -63,8 +63,9 @@ export function mergeMappings(
     if (kept.length > 0 || !(key in found)) merged[key] = kept;
   }
   for (const [key, prefixes] of Object.entries(found)) {
-    const list = (merged[key] ??= []);
+    const list = merged[key] ?? [];
     for (const prefix of prefixes) if (!list.includes(prefix)) list.push(prefix);
+    merged[key] = list;
   }
   for (const [key, list] of Object.entries(merged)) if (list.length === 0 && (current[key]?.length ?? 0) > 0) delete merged[key];
   return merged;
