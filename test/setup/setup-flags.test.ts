@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
@@ -77,6 +77,24 @@ describe("scanarr setup with flags (no terminal)", () => {
       5_000,
       "the app's test",
     );
+  });
+
+  it("writes the starter config with the found values when there is no config file yet", async () => {
+    world = await startSetupWorld();
+    rmSync(world.configFile);
+    const { code, output } = await setup(world, ["--yes", "--host", "127.0.0.1"]);
+    expect(output).toContain(`${world.configFile} does not exist yet; it will be:`);
+    const config = JSON.parse(readFileSync(world.configFile, "utf8")) as Record<string, unknown>;
+    expect(config._README).toMatch(/^scanarr config\./);
+    expect(config.SERVER_PASS).toMatch(/^[A-Za-z0-9._~-]{32,}$/);
+    expect(output).not.toContain(String(config.SERVER_PASS));
+    // The starter's example mappings give way to the found ones.
+    expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/data/TV/": ["/tv/"], "/data/Movies/": ["/movies/"] });
+    expect(statSync(world.configFile).mode & 0o777).toBe(0o600);
+    expect(output).toContain("Wrote");
+    // Doctor ran on the new file (its listen check depends on whether port 3468 is free here).
+    expect(output).toMatch(/pass {2}target jellyfin/);
+    expect(code === 0 || /FAIL {2}listen/.test(output), output).toBe(true);
   });
 
   it("names the app and the key when an API key is wrong, and writes nothing", async () => {

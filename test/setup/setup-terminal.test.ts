@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { hasPython, repoRoot, runInPty, type PtyStep } from "../rclone/pty.js";
+import { startSetupWorld, type SetupWorld } from "./setup-world.js";
+
+let world: SetupWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function setupCommand(w: SetupWorld, args: string[] = []): string[] {
+  return ["node", "--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", w.installDir, "setup", ...args];
+}
+
+describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
+  it("signs in with a PIN, adds Jellyfin and two apps, shows the diff, writes and connects", async () => {
+    world = await startSetupWorld({ signInAfterPolls: 2 });
+    const w = world;
+    const steps: PtyStep[] = [
+      ["how should scanarr reach your server?", ""],
+      ["Do you also run Jellyfin?", "y"],
+      ["Jellyfin URL", w.jellyfin.url],
+      ["Jellyfin API key", w.jellyfin.token],
+      ["Do you also run Emby?", "n"],
+      ["Add a Sonarr, Radarr, Lidarr or Readarr app?", "y"],
+      ["App URL", w.sonarr.url],
+      ["API key", w.sonarr.apiKey],
+      ["Add another *arr app?", "y"],
+      ["App URL", w.radarr.url],
+      ["API key", w.radarr.apiKey],
+      ["Add another *arr app?", "n"],
+      ["Write ", "y"],
+      ["Connect Sonarr", "y"],
+      ["Connect Radarr", "y"],
+    ];
+    const { output, status } = await runInPty(steps, setupCommand(w), { PLEX_TV_URL: w.plexTv.url });
+    expect(output).toContain("open https://plex.tv/link and enter this code");
+    expect(output).toMatch(/\n {4}[# ]{5,}/);
+    expect(output).toContain("https://app.plex.tv/auth#?clientID=");
+    expect(output).toContain(`Plex "home" answers at ${w.plex.url}; its own token will be used`);
+    expect(output).toContain("3 of 3 series (Sonarr) under /tv/ are under /data/TV/ in plex (TV Shows)");
+    expect(output).toMatch(/\+ {4}"\/data\/TV\/": \[/);
+    expect(output).toContain("all 8 checks passed");
+    const config = JSON.parse(readFileSync(w.configFile, "utf8")) as Record<string, unknown>;
+    expect(config.PLEX_LOCAL_URL).toBe(w.plex.url);
+    expect(config.PLEX_TOKEN).toBe(w.plex.token);
+    expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/data/TV/": ["/tv/"], "/data/Movies/": ["/movies/"] });
+    expect(w.sonarr.notifications).toHaveLength(1);
+    expect(w.radarr.notifications).toHaveLength(1);
+    for (const secret of [w.plex.token, w.plexTv.accountToken, w.jellyfin.token, w.sonarr.apiKey]) expect(output).not.toContain(secret);
+    // The same client identifier on every call to plex.tv, kept under data/.
+    const ids = new Set(w.plexTv.requests.map((r) => r.clientId));
+    expect(ids.size).toBe(1);
+    expect(readFileSync(path.join(w.installDir, "data", "plex-tv.json"), "utf8")).toContain([...ids][0]);
+    expect(status, output).toBe(0);
+  });
+
+  it("writes nothing and exits 130 on Ctrl-C", async () => {
+    world = await startSetupWorld();
+    const before = readFileSync(world.configFile, "utf8");
+    const { output, status } = await runInPty([["how should scanarr reach your server?", null]], setupCommand(world), { PLEX_TV_URL: world.plexTv.url });
+    expect(status, output).toBe(130);
+    expect(output).toContain("set-up interrupted; nothing was written");
+    expect(readFileSync(world.configFile, "utf8")).toBe(before);
+  });
+
+  it("asks to start again when the PIN expires, writing nothing", async () => {
+    world = await startSetupWorld({ expireAfterPolls: 1 });
+    const before = readFileSync(world.configFile, "utf8");
+    const { output, status } = await runInPty([["how should scanarr reach your server?", ""]], setupCommand(world), { PLEX_TV_URL: world.plexTv.url });
+    expect(output).toContain("the Plex sign-in code expired before it was entered; run `scanarr setup` again for a new code");
+    expect(status, output).toBe(1);
+    expect(readFileSync(world.configFile, "utf8")).toBe(before);
+  });
+});
