@@ -33,7 +33,7 @@ const flag = (value: unknown): boolean | undefined => (typeof value === "boolean
 const textOrFlag = (value: unknown): string | boolean | undefined => text(value) ?? flag(value);
 const kindOf = (value: unknown): "file" | "folder" | undefined => (value === "file" || value === "folder" ? value : undefined);
 const none = (): Record<string, never> => ({});
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -57,7 +57,7 @@ export const COMMANDS: CommandSpec[] = [
         .option("--plex-url <url>", "Plex server URL (PLEX_LOCAL_URL), instead of signing in")
         .option("--plex-token <token>", "Plex token of the server's admin account (PLEX_TOKEN)")
         .option("--plex-pin", "sign in with plex.tv (a 4-character code for plex.tv/link), also without a terminal")
-        .option("--arr <url,api-key>", "an *arr app (Sonarr, Radarr, Lidarr, Readarr: recognised); repeat for each", collect, [])
+        .option("--arr <url,api-key>", "an *arr app (Sonarr, Radarr, Lidarr, Readarr: recognised); repeat for each", collect)
         .option("--jellyfin <url,api-key>", "a Jellyfin server to scan too")
         .option("--emby <url,api-key>", "an Emby server to scan too")
         .option("--host <name>", "host name the *arr apps reach scanarr by (default: SERVER_IP, or this machine's name)")

@@ -79,6 +79,20 @@ describe("scanarr setup with flags (no terminal)", () => {
     );
   });
 
+  it("signs in with --plex-pin without a terminal, keeping the owned server's own token", async () => {
+    world = await startSetupWorld({ signInAfterPolls: 1 });
+    const flags = setupFlags(world).slice(4);
+    const result = await runCli(["--install-dir", world.installDir, "setup", "--plex-pin", ...flags, "--yes"], {
+      PLEX_TV_URL: world.plexTv.url,
+    });
+    expect(result.stdout).toContain("open https://plex.tv/link and enter this code");
+    const config = JSON.parse(readFileSync(world.configFile, "utf8")) as Record<string, unknown>;
+    expect(config.PLEX_TOKEN).toBe(world.plex.token);
+    expect(config.PLEX_TOKEN).not.toBe(world.plexTv.accountToken);
+    expect(result.stdout + result.stderr).not.toContain(world.plexTv.accountToken);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+
   it("writes the starter config with the found values when there is no config file yet", async () => {
     world = await startSetupWorld();
     rmSync(world.configFile);

@@ -1,13 +1,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startFakeArr, type FakeArr } from "../fakes/arr.js";
 import { hasPython, repoRoot, runInPty, type PtyStep } from "../rclone/pty.js";
 import { startSetupWorld, type SetupWorld } from "./setup-world.js";
 
 let world: SetupWorld | undefined;
+let lidarr: FakeArr | undefined;
 afterEach(async () => {
   await world?.close();
+  await lidarr?.close();
   world = undefined;
+  lidarr = undefined;
 });
 
 function setupCommand(w: SetupWorld, args: string[] = []): string[] {
@@ -15,9 +19,11 @@ function setupCommand(w: SetupWorld, args: string[] = []): string[] {
 }
 
 describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
-  it("signs in with a PIN, adds Jellyfin and two apps, shows the diff, writes and connects", async () => {
+  it("signs in with a PIN, adds Jellyfin and three apps, asks only where an empty library goes, shows the diff, writes and connects", async () => {
     world = await startSetupWorld({ signInAfterPolls: 2 });
     const w = world;
+    // A Lidarr with nothing in it yet: nothing to match, so the user is asked, with the libraries' roots to pick from.
+    lidarr = await startFakeArr({ kind: "lidarr", items: [] });
     const steps: PtyStep[] = [
       ["how should scanarr reach your server?", ""],
       ["Do you also run Jellyfin?", "y"],
@@ -30,10 +36,17 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
       ["Add another *arr app?", "y"],
       ["App URL", w.radarr.url],
       ["API key", w.radarr.apiKey],
+      ["Add another *arr app?", "y"],
+      ["App URL", lidarr.url],
+      ["API key", lidarr.apiKey],
       ["Add another *arr app?", "n"],
+      ["Where does plex see Lidarr's /music/?", ""],
+      // Up from the first choice wraps to the last: "leave it unmapped".
+      ["Where does jellyfin see Lidarr's /music/?", "\u001b[A"],
       ["Write ", "y"],
       ["Connect Sonarr", "y"],
       ["Connect Radarr", "y"],
+      ["Connect Lidarr", "n"],
     ];
     const { output, status } = await runInPty(steps, setupCommand(w), { PLEX_TV_URL: w.plexTv.url });
     expect(output).toContain("open https://plex.tv/link and enter this code");
@@ -42,11 +55,17 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
     expect(output).toContain(`Plex "home" answers at ${w.plex.url}; its own token will be used`);
     expect(output).toContain("3 of 3 series (Sonarr) under /tv/ are under /data/TV/ in plex (TV Shows)");
     expect(output).toMatch(/\+ {4}"\/data\/TV\/": \[/);
-    expect(output).toContain("all 8 checks passed");
+    expect(output).toMatch(/all \d+ checks passed/);
     const config = JSON.parse(readFileSync(w.configFile, "utf8")) as Record<string, unknown>;
     expect(config.PLEX_LOCAL_URL).toBe(w.plex.url);
     expect(config.PLEX_TOKEN).toBe(w.plex.token);
-    expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/data/TV/": ["/tv/"], "/data/Movies/": ["/movies/"] });
+    expect(output).toContain("Lidarr's /music/ holds no artists yet");
+    expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/data/TV/": ["/tv/"], "/data/Movies/": ["/movies/"], "/data/Music/": ["/music/"] });
+    expect((config.TARGETS as Array<{ PATH_MAPPINGS: unknown }>)[0]?.PATH_MAPPINGS).toEqual({
+      "/media/TV-Shows/": ["/data/TV/"],
+      "/media/Movies/": ["/data/Movies/"],
+    });
+    expect(lidarr.notifications).toHaveLength(0);
     expect(w.sonarr.notifications).toHaveLength(1);
     expect(w.radarr.notifications).toHaveLength(1);
     for (const secret of [w.plex.token, w.plexTv.accountToken, w.jellyfin.token, w.sonarr.apiKey]) expect(output).not.toContain(secret);
@@ -60,7 +79,9 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
   it("writes nothing and exits 130 on Ctrl-C", async () => {
     world = await startSetupWorld();
     const before = readFileSync(world.configFile, "utf8");
-    const { output, status } = await runInPty([["how should scanarr reach your server?", null]], setupCommand(world), { PLEX_TV_URL: world.plexTv.url });
+    const { output, status } = await runInPty([["how should scanarr reach your server?", null]], setupCommand(world), {
+      PLEX_TV_URL: world.plexTv.url,
+    });
     expect(status, output).toBe(130);
     expect(output).toContain("set-up interrupted; nothing was written");
     expect(readFileSync(world.configFile, "utf8")).toBe(before);
@@ -69,7 +90,9 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
   it("asks to start again when the PIN expires, writing nothing", async () => {
     world = await startSetupWorld({ expireAfterPolls: 1 });
     const before = readFileSync(world.configFile, "utf8");
-    const { output, status } = await runInPty([["how should scanarr reach your server?", ""]], setupCommand(world), { PLEX_TV_URL: world.plexTv.url });
+    const { output, status } = await runInPty([["how should scanarr reach your server?", ""]], setupCommand(world), {
+      PLEX_TV_URL: world.plexTv.url,
+    });
     expect(output).toContain("the Plex sign-in code expired before it was entered; run `scanarr setup` again for a new code");
     expect(status, output).toBe(1);
     expect(readFileSync(world.configFile, "utf8")).toBe(before);
