@@ -112,6 +112,40 @@ describe("connectArr", () => {
   });
 });
 
+describe("connectArr with connections made by hand", () => {
+  it("updates the first connection to scanarr, names the others, and never touches another program's webhook", async () => {
+    const { fake, app, webhookUrl } = await setUp("sonarr");
+    const other = `http://127.0.0.1:1/notifiarr`;
+    const byHand = (id: number, name: string, url: string) => ({
+      id,
+      name,
+      implementation: "Webhook",
+      configContract: "WebhookSettings",
+      tags: [],
+      onGrab: true,
+      fields: [
+        { name: "url", value: url },
+        { name: "method", value: 1 },
+      ],
+    });
+    fake.notifications.push(byHand(7, "other tool", other), byHand(8, "Scanarr (old)", webhookUrl), byHand(9, "copy", webhookUrl));
+    const result = await connectArr(app, { webhookUrl, test: false });
+    expect(result).toMatchObject({ action: "updated", id: 8 });
+    expect(result.note).toContain("1 other connection(s) also point at scanarr (id 9)");
+    expect(fake.notifications.map((n) => n.name)).toEqual(["other tool", "scanarr", "copy"]);
+    expect(fake.notifications[0]).toMatchObject({ onGrab: true });
+  });
+
+  it("creates a new connection after the user deleted it in the app", async () => {
+    const { fake, app, webhookUrl } = await setUp("radarr");
+    const first = await connectArr(app, { webhookUrl, test: false });
+    const deleted = await fetch(`${fake.url}/api/v3/notification/${first.id}`, { method: "DELETE", headers: { "X-Api-Key": fake.apiKey } });
+    expect(deleted.status).toBe(200);
+    expect(fake.notifications).toEqual([]);
+    expect(await connectArr(app, { webhookUrl, test: false })).toMatchObject({ action: "created", id: 2 });
+  });
+});
+
 describe("listArrConnections", () => {
   it("lists the connections that point at this scanarr with their events, the missing ones and the extra ones", async () => {
     const { fake, app, webhookUrl } = await setUp("sonarr");
