@@ -114,7 +114,7 @@ async function askMissing(options: ConnectOptions, ctx: CommandContext): Promise
 }
 
 /** Whether a scanarr answers /health at the webhook URL's host, or at SERVER_IP:SERVER_PORT on this machine. */
-async function isScanarrRunning(ctx: CommandContext, webhookUrl: string): Promise<boolean> {
+export async function isScanarrRunning(ctx: Pick<CommandContext, "config">, webhookUrl: string): Promise<boolean> {
   const { hostname, port } = new URL(webhookUrl);
   const bare = hostname.replace(/^\[|\]$/g, "");
   if ((await scanarrHealth(bare, Number(port))) !== undefined) return true;

@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { generateServerPass } from "../config/defaults.js";
 import { parseConfigText } from "../config/load.js";
 import { starterConfigText } from "../config/starter.js";
@@ -13,9 +12,10 @@ import { runSetup } from "../setup/run-setup.js";
 import { packageVersion } from "../lib/version.js";
 import type { CommandContext } from "./context.js";
 import { run as runDoctor } from "./doctor.js";
+import { isScanarrRunning } from "./connect.js";
 import { runnableScanarr } from "./how-to-run.js";
+import { configuredWebhookUrl } from "./webhook-url.js";
 import { writeLine } from "./output.js";
-import { webhookUrl } from "./url.js";
 
 export interface SetupOptions {
   plexUrl?: string;
@@ -60,14 +60,12 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
     },
     signal: ctx.signal,
   };
-  const host = (ip: string) => options.host ?? (ip === "0.0.0.0" || ip === "::" ? hostname() : ip);
   const result = await runSetup(
     setup,
     { path: file, text, starterText },
     {
-      webhookUrl: (config) => webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP)),
-      isScanarrRunning: (config) =>
-        answersHealth(new URL("/health", webhookUrl(config.SERVER_PORT, config.SERVER_PASS, host(config.SERVER_IP))).href),
+      webhookUrl: (config) => configuredWebhookUrl(config, options.host),
+      isScanarrRunning: (config) => isScanarrRunning({ config }, configuredWebhookUrl(config, options.host)),
     },
   );
   if (!result.config) return 0;
@@ -79,15 +77,4 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
   say(`Next: ${scanarr} serve        (as a service: docs/running.md)`);
   say(`      ${scanarr} doctor       checks the set-up again; ${scanarr} setup changes it.`);
   return doctor !== 0 || result.failedConnections > 0 ? 1 : 0;
-}
-
-/** Whether scanarr answers `/health` there (any HTTP answer: a running scanarr that reports a problem still takes webhooks). */
-async function answersHealth(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000), redirect: "manual" });
-    await response.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
 }
