@@ -62,7 +62,7 @@ export const COMMANDS: CommandSpec[] = [
         .option("--emby <url,api-key>", "an Emby server to scan too")
         .option("--host <name>", "host name the *arr apps reach scanarr by (default: SERVER_IP, or this machine's name)")
         .option("-y, --yes", "ask nothing: accept the derived mappings, write the config and connect the apps"),
-    config: { file: "optional" },
+    config: { file: "none" },
     run: lazy(
       () => import("./setup.js"),
       (raw) => ({

@@ -52,7 +52,8 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
     say,
     interactive,
     flags: { ...options, arr: options.arr ?? [] },
-    current: text === undefined ? parseConfigText(starterText, file, []).config : ctx.config,
+    // Read here, not by the shell: a --config naming a file that does not exist yet is where the set-up writes.
+    current: parseConfigText(text ?? starterText, file, []).config,
     services: {
       plexTv: () => new PlexTvClient({ baseUrl: plexTvUrl, clientId: installationClientId(ctx.paths.dataDir), version: packageVersion() }),
       pinWait: { intervalMs: 1_000, deadlineMs: PIN_DEADLINE_MS, now: () => Date.now(), sleep: abortableSleep },

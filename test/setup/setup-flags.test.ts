@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
@@ -66,7 +67,12 @@ describe("scanarr setup with flags (no terminal)", () => {
     await world.jellyfin.waitForMediaUpdates(1);
     expect(world.jellyfin.mediaUpdates[0]?.map((u) => u.path)).toEqual(["/media/TV-Shows/The Expanse/The Expanse - S01E04.mkv"]);
 
-    const again = await setup(world);
+    // Without --plex-* flags and without a terminal, the configured Plex is checked and kept.
+    const again = await runCli(["--install-dir", world.installDir, "setup", ...setupFlags(world).slice(4), "--yes"]).then((r) => ({
+      ...r,
+      output: r.stdout + r.stderr,
+    }));
+    expect(again.output).toContain(`Plex at ${world.plex.url}: 4 libraries`);
     expect(again.output).toContain(`Nothing to change in ${world.configFile}.`);
     expect(again.output).toContain("Sonarr: connection unchanged (id 1, tested by the app)");
     expect(readFileSync(world.configFile, "utf8")).toBe(written);
@@ -109,6 +115,19 @@ describe("scanarr setup with flags (no terminal)", () => {
     // Doctor ran on the new file (its listen check depends on whether port 3468 is free here).
     expect(output).toMatch(/pass {2}target jellyfin/);
     expect(code === 0 || /FAIL {2}listen/.test(output), output).toBe(true);
+  });
+
+  it("writes a new file named by --config, and refuses an invalid one with exit 2, changing nothing", async () => {
+    world = await startSetupWorld();
+    const file = path.join(world.installDir, "elsewhere.json");
+    const made = await runCli(["--config", file, "setup", ...setupFlags(world), "--host", "127.0.0.1", "--yes"]);
+    expect(made.stdout).toContain(`${file} does not exist yet; it will be:`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ PLEX_TOKEN: world.plex.token });
+    writeFileSync(file, '{"SERVER_PORT": True}');
+    const invalid = await runCli(["--config", file, "setup", ...setupFlags(world), "--yes"]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain("invalid JSON at line 1, column 17");
+    expect(readFileSync(file, "utf8")).toBe('{"SERVER_PORT": True}');
   });
 
   it("names the app and the key when an API key is wrong, and writes nothing", async () => {
