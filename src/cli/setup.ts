@@ -55,7 +55,8 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
     // Read here, not by the shell: a --config naming a file that does not exist yet is where the set-up writes.
     current: parseConfigText(text ?? starterText, file, []).config,
     services: {
-      plexTv: () => new PlexTvClient({ baseUrl: plexTvUrl, clientId: installationClientId(ctx.paths.dataDir), version: packageVersion() }),
+      plexTv: async () =>
+        new PlexTvClient({ baseUrl: plexTvUrl, clientId: await installationClientId(ctx.paths.dataDir), version: packageVersion() }),
       pinWait: { intervalMs: 1_000, deadlineMs: PIN_DEADLINE_MS, now: () => Date.now(), sleep: abortableSleep },
       probeTimeoutMs: 5_000,
     },

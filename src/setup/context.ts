@@ -21,7 +21,7 @@ export interface SetupFlags {
 /** The outside world the steps reach, injected so tests use loopback fakes. */
 export interface SetupServices {
   /** plex.tv, made on first use (its client identifier is then created under data/ if new). */
-  plexTv: () => PlexTvClient;
+  plexTv: () => Promise<PlexTvClient>;
   pinWait: Omit<PinWait, "signal">;
   /** Per address tried, when picking a Plex connection, and per check of a typed URL. */
   probeTimeoutMs: number;

@@ -78,7 +78,7 @@ async function checkServer(ctx: PlexStepContext, url: string, token: string): Pr
 
 async function signIn(ctx: PlexStepContext): Promise<PlexChoice> {
   const { pinWait, probeTimeoutMs } = ctx.services;
-  const plexTv = ctx.services.plexTv();
+  const plexTv = await ctx.services.plexTv();
   const pin = await plexTv.createPin();
   ctx.say();
   ctx.say("Sign in to Plex: on any device, open https://plex.tv/link and enter this code:");

@@ -156,3 +156,38 @@ function renderResource(r: FakeResource): Record<string, unknown> {
     }),
   };
 }
+
+/** The fake Plex server's machineIdentifier (plex-render.ts), which an owned resource must carry. */
+export const FAKE_PLEX_MACHINE_ID = "fakeplex0123456789abcdef";
+
+/**
+ * An account's resources as plex.tv lists them: a player, a server shared
+ * with the account (its token cannot scan) and the account's own server
+ * "home", whose addresses are a relay, the fake Plex as a remote address,
+ * and `deadUrl` as the local one (listed last, tried first).
+ */
+export function accountResources(plex: { url: string; token: string; sharedToken: string }, deadUrl: string): FakeResource[] {
+  return [
+    { name: "phone", clientIdentifier: "phone-1", provides: "player,pubsub-client", owned: true, connections: [] },
+    {
+      name: "friend's server",
+      clientIdentifier: "friend-1",
+      provides: "server",
+      owned: false,
+      accessToken: plex.sharedToken,
+      connections: [{ uri: plex.url, local: true, relay: false }],
+    },
+    {
+      name: "home",
+      clientIdentifier: FAKE_PLEX_MACHINE_ID,
+      provides: "server",
+      owned: true,
+      accessToken: plex.token,
+      connections: [
+        { uri: `${plex.url}/relay`, local: false, relay: true },
+        { uri: plex.url, local: false, relay: false },
+        { uri: deadUrl, local: true, relay: false },
+      ],
+    },
+  ];
+}

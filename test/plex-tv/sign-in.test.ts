@@ -7,7 +7,7 @@ import { PlexTvClient } from "../../src/plex-tv/client.js";
 import { reachServer, ownedServers } from "../../src/plex-tv/servers.js";
 import { PinExpiredError, waitForSignIn } from "../../src/plex-tv/sign-in.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
-import { startFakePlexTv, type FakePlexTv } from "../fakes/plex-tv.js";
+import { accountResources, startFakePlexTv, type FakePlexTv } from "../fakes/plex-tv.js";
 import { startLoopback } from "../fakes/loopback.js";
 
 let plexTv: FakePlexTv | undefined;
@@ -71,39 +71,13 @@ describe("choosing the server", () => {
     plex = await startFakePlex();
     const dead = await startLoopback(() => undefined);
     await dead.setAvailability("refuse");
-    const other = await startFakePlex({ token: "other" });
-    plexTv = await startFakePlexTv({
-      resources: [
-        { name: "phone", clientIdentifier: "p1", provides: "player,pubsub-client", owned: true, connections: [] },
-        {
-          name: "friend",
-          clientIdentifier: "fakeplex0123456789abcdef",
-          provides: "server",
-          owned: false,
-          accessToken: plex.sharedToken,
-          connections: [{ uri: plex.url, local: true, relay: false }],
-        },
-        {
-          name: "home",
-          clientIdentifier: "fakeplex0123456789abcdef",
-          provides: "server",
-          owned: true,
-          accessToken: plex.token,
-          connections: [
-            { uri: `${plex.url}/relay`, local: false, relay: true },
-            { uri: plex.url, local: false, relay: false },
-            { uri: dead.url, local: true, relay: false },
-          ],
-        },
-      ],
-    });
+    plexTv = await startFakePlexTv({ resources: accountResources(plex, dead.url) });
     const servers = ownedServers(await client(plexTv.url).listResources(plexTv.accountToken));
     expect(servers.map((s) => s.name)).toEqual(["home"]);
     const reached = await reachServer(servers[0] as (typeof servers)[0], 1_000);
     expect(reached.url).toBe(plex.url);
     expect(reached.token).toBe(plex.token);
     expect(reached.libraries.map((l) => l.title)).toContain("TV Shows");
-    await other.close();
   });
 
   it("names every address tried when none answers", async () => {
@@ -124,11 +98,11 @@ describe("choosing the server", () => {
 });
 
 describe("the installation's client identifier", () => {
-  it("is made once and read back the same, in a 0600 file under the data folder", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "scanarr-id-"));
-    const first = installationClientId(dir);
+  it("is made once and read back the same, in a 0600 file under the data folder", async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "scanarr-id-")), "data");
+    const first = await installationClientId(dir);
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
-    expect(installationClientId(dir)).toBe(first);
+    expect(await installationClientId(dir)).toBe(first);
     expect(statSync(path.join(dir, "plex-tv.json")).mode & 0o777).toBe(0o600);
   });
 });

@@ -87,6 +87,23 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
     expect(readFileSync(world.configFile, "utf8")).toBe(before);
   });
 
+  it("stops waiting for the Plex sign-in on Ctrl-C: exit 130, nothing written", async () => {
+    world = await startSetupWorld();
+    const before = readFileSync(world.configFile, "utf8");
+    const { output, status } = await runInPty(
+      [
+        ["how should scanarr reach your server?", ""],
+        ["Waiting for the sign-in", null],
+      ],
+      setupCommand(world),
+      { PLEX_TV_URL: world.plexTv.url },
+    );
+    expect(status, output).toBe(130);
+    expect(output).toContain("interrupted while waiting for the Plex sign-in; nothing was written");
+    expect(status, output).toBe(130);
+    expect(readFileSync(world.configFile, "utf8")).toBe(before);
+  });
+
   it("asks to start again when the PIN expires, writing nothing", async () => {
     world = await startSetupWorld({ expireAfterPolls: 1 });
     const before = readFileSync(world.configFile, "utf8");

@@ -5,7 +5,7 @@ import { defaultConfig } from "../../src/config/defaults.js";
 import { startFakeArr, type FakeArr } from "../fakes/arr.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
-import { startFakePlexTv, type FakePlexTv } from "../fakes/plex-tv.js";
+import { accountResources, startFakePlexTv, type FakePlexTv } from "../fakes/plex-tv.js";
 import { tempDir } from "../helpers/cli.js";
 import { ARR_SECTIONS, TEST_PASS } from "../helpers/service.js";
 
@@ -58,32 +58,7 @@ export async function startSetupWorld(options: { signInAfterPolls?: number; expi
   const sonarr = await startFakeArr({ kind: "sonarr", items: SHOWS.map((s) => `/tv/${s}`) });
   const radarr = await startFakeArr({ kind: "radarr", items: MOVIES.map((m) => `/movies/${m}`) });
   const dead = await freePort();
-  const plexTv = await startFakePlexTv({
-    ...options,
-    resources: [
-      { name: "phone", clientIdentifier: "phone-1", provides: "player,pubsub-client", owned: true, connections: [] },
-      {
-        name: "friend's server",
-        clientIdentifier: "friend-1",
-        provides: "server",
-        owned: false,
-        accessToken: plex.sharedToken,
-        connections: [{ uri: plex.url, local: true, relay: false }],
-      },
-      {
-        name: "home",
-        clientIdentifier: "fakeplex0123456789abcdef",
-        provides: "server",
-        owned: true,
-        accessToken: plex.token,
-        connections: [
-          { uri: `${plex.url}/relay`, local: false, relay: true },
-          { uri: plex.url, local: false, relay: false },
-          { uri: `http://127.0.0.1:${dead}`, local: true, relay: false },
-        ],
-      },
-    ],
-  });
+  const plexTv = await startFakePlexTv({ ...options, resources: accountResources(plex, `http://127.0.0.1:${dead}`) });
   const installDir = tempDir("scanarr-setup-");
   const configFile = path.join(installDir, "config", "config.json");
   const port = await freePort();
