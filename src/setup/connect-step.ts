@@ -25,17 +25,19 @@ export async function connectApps(
       ? "scanarr answers: each app tests the webhook before saving it."
       : "scanarr is not running: the connections are saved without the apps' test.",
   );
-  let failed = 0;
-  for (const { app, label } of apps) {
-    const events = ARR_KIND_INFO[app.kind].fileEvents.join(", ");
-    const go =
-      ctx.flags.yes ||
-      (await ctx.prompt.confirm({
-        message: `Connect ${label} at ${app.url} to scanarr (events: ${events})?`,
-        default: true,
+  const chosen = ctx.flags.yes
+    ? apps
+    : await ctx.prompt.checkbox({
+        message: "Connect these apps to scanarr? (space toggles, enter confirms)",
+        choices: apps.map((a) => ({
+          name: `${a.label} at ${a.app.url} (events: ${ARR_KIND_INFO[a.app.kind].fileEvents.join(", ")})`,
+          value: a,
+          checked: true,
+        })),
         flag: "--yes",
-      }));
-    if (!go) continue;
+      });
+  let failed = 0;
+  for (const { app, label } of chosen) {
     try {
       const result = await connectArr(app, {
         webhookUrl,

@@ -43,7 +43,15 @@ export async function choosePlex(ctx: PlexStepContext): Promise<PlexChoice> {
   });
   if (how === "keep") return checkServer(ctx, current.PLEX_LOCAL_URL, current.PLEX_TOKEN);
   if (how === "pin") return signIn(ctx);
-  return typedServer(ctx, undefined, undefined);
+  for (;;) {
+    try {
+      return await typedServer(ctx, undefined, undefined);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      ctx.say(error.message);
+      if (!(await ctx.prompt.confirm({ message: "Type the Plex URL and token again?", default: true, flag: "--plex-url" }))) throw error;
+    }
+  }
 }
 
 async function typedServer(ctx: PlexStepContext, url: string | undefined, token: string | undefined): Promise<PlexChoice> {

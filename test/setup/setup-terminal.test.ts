@@ -44,9 +44,8 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
       // Up from the first choice wraps to the last: "leave it unmapped".
       ["Where does jellyfin see Lidarr's /music/?", "\u001b[A"],
       ["Write ", "y"],
-      ["Connect Sonarr", "y"],
-      ["Connect Radarr", "y"],
-      ["Connect Lidarr", "n"],
+      // All three are ticked; down twice and space unticks Lidarr.
+      ["Connect these apps to scanarr?", "\u001b[B\u001b[B "],
     ];
     const { output, status } = await runInPty(steps, setupCommand(w), { PLEX_TV_URL: w.plexTv.url });
     expect(output).toContain("open https://plex.tv/link and enter this code");
@@ -74,6 +73,40 @@ describe.skipIf(!hasPython)("scanarr setup in a terminal", () => {
     expect(ids.size).toBe(1);
     expect(readFileSync(path.join(w.installDir, "data", "plex-tv.json"), "utf8")).toContain([...ids][0]);
     expect(status, output).toBe(0);
+  });
+
+  it("asks again after a refused token, then a second run keeps everything and writes nothing", async () => {
+    world = await startSetupWorld();
+    const w = world;
+    const noMore: PtyStep[] = [
+      ["Do you also run Jellyfin?", "n"],
+      ["Do you also run Emby?", "n"],
+      ["Add a Sonarr, Radarr, Lidarr or Readarr app?", "n"],
+    ];
+    const first = await runInPty(
+      [
+        // Down once: "Type the server's URL and token".
+        ["how should scanarr reach your server?", "\u001b[B"],
+        ["Plex server URL", w.plex.url],
+        ["Plex token", "not-the-token"],
+        ["Type the Plex URL and token again?", "y"],
+        ["Plex server URL", w.plex.url],
+        ["Plex token", w.plex.token],
+        ...noMore,
+        ["Write ", "y"],
+      ],
+      setupCommand(w),
+    );
+    expect(first.output).toMatch(/Plex check failed: Plex at http:\/\/127\.0\.0\.1:\d+ refused the token \(401\)/);
+    expect(first.output).not.toContain("not-the-token");
+    expect(first.status, first.output).toBe(0);
+    const written = readFileSync(w.configFile, "utf8");
+    expect(JSON.parse(written)).toMatchObject({ PLEX_LOCAL_URL: w.plex.url, PLEX_TOKEN: w.plex.token });
+
+    const second = await runInPty([[`Keep ${w.plex.url} and its token`, ""], ...noMore], setupCommand(w));
+    expect(second.output).toContain(`Nothing to change in ${w.configFile}.`);
+    expect(second.status, second.output).toBe(0);
+    expect(readFileSync(w.configFile, "utf8")).toBe(written);
   });
 
   it("writes nothing and exits 130 on Ctrl-C", async () => {
