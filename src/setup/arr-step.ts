@@ -23,7 +23,11 @@ export async function chooseArrApps(ctx: ArrStepContext): Promise<ArrChoice[]> {
   const chosen: ArrChoice[] = [];
   for (const value of ctx.flags.arr) {
     const { url, key } = splitUrlAndKey(value, "--arr");
-    chosen.push(await readApp(ctx, url, key).catch((error: unknown) => Promise.reject(new UserError(messageOf(error), 1))));
+    try {
+      chosen.push(await readApp(ctx, url, key));
+    } catch (error) {
+      throw new UserError(messageOf(error), 1);
+    }
   }
   if (!ctx.interactive) {
     if (chosen.length === 0) ctx.say("No --arr given: no *arr app is read or connected (mappings stay as they are).");
