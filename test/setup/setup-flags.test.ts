@@ -99,6 +99,22 @@ describe("scanarr setup with flags (no terminal)", () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
   });
 
+  it("shows the app's reasons and saves nothing when its test of the webhook URL fails", async () => {
+    world = await startSetupWorld();
+    expect((await setup(world)).code).toBe(0);
+    const paths = resolveInstallPaths(world.installDir);
+    const { config } = await loadConfig(paths.configFile, { create: false, require: ["server", "plex"] });
+    const running = await startServiceOn(config, paths);
+    stops.push(() => running.service.stop());
+    const before = JSON.stringify(world.sonarr.notifications);
+    // scanarr answers on 127.0.0.1, but the apps are told a host where nothing listens.
+    const result = await setup(world, ["--yes", "--host", "127.0.0.2"]);
+    expect(result.output).toMatch(/Sonarr: the app's test of http:\/\/127\.0\.0\.2:\d+\/\*\*\*\* failed, nothing saved:\n {2}- /);
+    expect(result.output).not.toContain(config.SERVER_PASS);
+    expect(JSON.stringify(world.sonarr.notifications)).toBe(before);
+    expect(result.code).toBe(1);
+  });
+
   it("writes the starter config with the found values when there is no config file yet", async () => {
     world = await startSetupWorld();
     rmSync(world.configFile);
