@@ -28,11 +28,15 @@ export interface RecogniseOptions extends ArrCallOptions {
 /** Where the API key is found in every *arr app, for the hint on a 401. */
 const API_KEY_HINT = "the API key (in the app: Settings > General > Security > API Key)";
 
-/** The base URL without a trailing slash, or a TargetFatalError saying why `raw` cannot be one. */
+/**
+ * The base URL without a trailing slash (a URL base such as `/sonarr` kept, a
+ * pasted API root such as `/api/v3` dropped), or a TargetFatalError saying
+ * why `raw` cannot be one.
+ */
 export function arrBaseUrl(raw: string): string {
   const read = readServerUrl(raw, "the app's URL", "the API key");
   if (read.problem !== undefined) throw new TargetFatalError(read.problem);
-  return read.url;
+  return read.url.replace(/\/api(?:\/v\d+)?$/i, "");
 }
 
 /**

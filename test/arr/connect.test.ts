@@ -136,6 +136,16 @@ describe("connectArr with connections made by hand", () => {
     expect(fake.notifications[0]).toMatchObject({ onGrab: true });
   });
 
+  it("leaves out an event this version of the app lacks, and says so", async () => {
+    const fake = await startFakeArr({ kind: "sonarr", unsupported: ["onEpisodeFileDeleteForUpgrade"] });
+    closing.push(fake);
+    const app = await recogniseArr(fake.url, fake.apiKey);
+    const result = await connectArr(app, { webhookUrl: `http://127.0.0.1:1/${PASS}`, test: false });
+    expect(result.events).toEqual(FILE_EVENTS.sonarr.filter((flag) => flag !== "onEpisodeFileDeleteForUpgrade"));
+    expect(result.note).toContain("this Sonarr has no onEpisodeFileDeleteForUpgrade event; left out");
+    expect(fake.notifications[0]).toMatchObject({ onEpisodeFileDeleteForUpgrade: false });
+  });
+
   it("creates a new connection after the user deleted it in the app", async () => {
     const { fake, app, webhookUrl } = await setUp("radarr");
     const first = await connectArr(app, { webhookUrl, test: false });

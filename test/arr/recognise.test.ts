@@ -27,9 +27,10 @@ describe("recogniseArr", () => {
     expect(app.requests.at(-1)).toBe(`GET ${apiRoot}/system/status`);
   });
 
-  it("keeps the app's URL base (a reverse proxy's sub-path)", async () => {
+  it("keeps the app's URL base (a reverse proxy's sub-path) and drops a pasted API root", async () => {
     const app = await fake("radarr", { urlBase: "/radarr" });
     expect((await recogniseArr(app.url, app.apiKey)).url).toBe(app.url);
+    expect((await recogniseArr(`${app.url}/api/v3/`, app.apiKey)).url).toBe(app.url);
   });
 
   it("names the app and the API key on a 401, and never shows the key", async () => {

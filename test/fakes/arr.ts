@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { downloadPayload, FAKE_ARR_APP_NAMES, testPayload, type FakeArrItem, type FakeArrKind } from "./arr-payloads.js";
+import { FLAGS, schemaEntry } from "./arr-schema.js";
 import { sendJson, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
 
 export type { FakeArrKind } from "./arr-payloads.js";
@@ -14,6 +15,8 @@ export interface FakeArrOptions {
   rootFolders?: string[];
   /** Item folders (series, movies, artists, authors), each under a root folder. */
   items?: string[];
+  /** Event flags this version lacks: their `supportsOn*` is false in the schema. */
+  unsupported?: string[];
 }
 
 export type Resource = Record<string, unknown> & { id: number };
@@ -45,70 +48,6 @@ export interface FakeArr {
   setAvailability(next: Availability): Promise<void>;
   close(): Promise<void>;
 }
-
-/** The event flags each app's Webhook resource has (the C# NotificationResource classes), all supported. */
-const FLAGS: Record<FakeArrKind, string[]> = {
-  sonarr: [
-    "onGrab",
-    "onDownload",
-    "onUpgrade",
-    "onImportComplete",
-    "onRename",
-    "onSeriesAdd",
-    "onSeriesDelete",
-    "onEpisodeFileDelete",
-    "onEpisodeFileDeleteForUpgrade",
-    "onHealthIssue",
-    "onHealthRestored",
-    "onApplicationUpdate",
-    "onManualInteractionRequired",
-  ],
-  radarr: [
-    "onGrab",
-    "onDownload",
-    "onUpgrade",
-    "onRename",
-    "onMovieAdded",
-    "onMovieDelete",
-    "onMovieFileDelete",
-    "onMovieFileDeleteForUpgrade",
-    "onHealthIssue",
-    "onHealthRestored",
-    "onApplicationUpdate",
-    "onManualInteractionRequired",
-  ],
-  lidarr: [
-    "onGrab",
-    "onReleaseImport",
-    "onUpgrade",
-    "onRename",
-    "onArtistAdd",
-    "onArtistDelete",
-    "onAlbumDelete",
-    "onHealthIssue",
-    "onHealthRestored",
-    "onDownloadFailure",
-    "onImportFailure",
-    "onTrackRetag",
-    "onApplicationUpdate",
-  ],
-  readarr: [
-    "onGrab",
-    "onReleaseImport",
-    "onUpgrade",
-    "onRename",
-    "onAuthorAdded",
-    "onAuthorDelete",
-    "onBookDelete",
-    "onBookFileDelete",
-    "onBookFileDeleteForUpgrade",
-    "onHealthIssue",
-    "onDownloadFailure",
-    "onImportFailure",
-    "onBookRetag",
-    "onApplicationUpdate",
-  ],
-};
 
 const API_ROOT: Record<FakeArrKind, string> = { sonarr: "/api/v3", radarr: "/api/v3", lidarr: "/api/v1", readarr: "/api/v1" };
 const ITEMS: Record<FakeArrKind, string> = { sonarr: "/series", radarr: "/movie", lidarr: "/artist", readarr: "/author" };
@@ -242,7 +181,7 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
       case "GET /notification":
         return sendJson(res, 200, notifications);
       case "GET /notification/schema":
-        return sendJson(res, 200, [schemaEntry(kind, "Webhook"), schemaEntry(kind, "Discord")]);
+        return sendJson(res, 200, [schemaEntry(kind, "Webhook", options.unsupported), schemaEntry(kind, "Discord", options.unsupported)]);
       case "POST /notification":
         void save(res, body, force);
         return;
@@ -284,33 +223,6 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
     setAvailability: (next) => server.setAvailability(next),
     close: () => server.close(),
   };
-}
-
-/** A schema template: every event off, each flag's `supportsOn*` true, the settings fields empty (Readarr has no headers). */
-function schemaEntry(kind: FakeArrKind, implementation: "Webhook" | "Discord"): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
-    name: "",
-    implementation,
-    implementationName: implementation,
-    configContract: `${implementation}Settings`,
-    infoLink: `https://wiki.servarr.com/${kind}/supported#${implementation.toLowerCase()}`,
-    tags: [],
-    presets: [],
-    includeHealthWarnings: false,
-  };
-  for (const flag of FLAGS[kind]) {
-    entry[flag] = false;
-    entry[`supports${flag[0]?.toUpperCase()}${flag.slice(1)}`] = true;
-  }
-  const webhookFields = [
-    { order: 0, name: "url", label: "Webhook URL", type: "url", value: "" },
-    { order: 1, name: "method", label: "Method", type: "select", value: 1 },
-    { order: 2, name: "username", label: "Username", type: "textbox", value: "" },
-    { order: 3, name: "password", label: "Password", type: "password", value: "", privacy: "password" },
-    ...(kind === "readarr" ? [] : [{ order: 4, name: "headers", label: "Headers", type: "keyValueList", value: [] }]),
-  ];
-  entry.fields = implementation === "Webhook" ? webhookFields : [{ order: 0, name: "webHookUrl", label: "Webhook URL", type: "textbox" }];
-  return entry;
 }
 
 function failure(propertyName: string, errorMessage: string, attemptedValue: unknown): Record<string, unknown> {
