@@ -13,7 +13,7 @@ import { packageVersion } from "../lib/version.js";
 import type { CommandContext } from "./context.js";
 import { run as runDoctor } from "./doctor.js";
 import { isScanarrRunning } from "./connect.js";
-import { runnableScanarr } from "./how-to-run.js";
+import { nextStepCommand } from "./command-line.js";
 import { configuredWebhookUrl } from "./webhook-url.js";
 import { writeLine } from "./output.js";
 
@@ -74,7 +74,7 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
   say();
   say("Checking the set-up (scanarr doctor):");
   const doctor = await runDoctor({}, { ...ctx, config: result.config, unmet: [] });
-  const scanarr = runnableScanarr(ctx.paths, ctx.cwd ?? process.cwd(), ctx.env);
+  const scanarr = nextStepCommand(ctx);
   say();
   say(`Next: ${scanarr} serve        (as a service: docs/running.md)`);
   say(`      ${scanarr} doctor       checks the set-up again; ${scanarr} setup changes it.`);

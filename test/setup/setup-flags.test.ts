@@ -45,7 +45,7 @@ describe("scanarr setup with flags (no terminal)", () => {
     expect(world.radarr.notifications).toHaveLength(1);
     expect(output).toContain("saved without the app's test (scanarr is not running)");
     expect(output).toContain("all 8 checks passed");
-    expect(output).toMatch(/Next: \S*scanarr\S* --install-dir \S+ serve/);
+    expect(output).toMatch(/Next: (npx )?\S*scanarr\S* --install-dir \S+ serve/);
     for (const secret of [world.plex.token, world.jellyfin.token, world.sonarr.apiKey, world.radarr.apiKey])
       expect(output).not.toContain(secret);
     expect(code, output).toBe(0);
