@@ -44,7 +44,7 @@ describe("scanarr setup with flags (no terminal)", () => {
     expect(world.sonarr.notifications).toHaveLength(1);
     expect(world.radarr.notifications).toHaveLength(1);
     expect(output).toContain("saved without the app's test (scanarr is not running)");
-    expect(output).toContain("all 8 checks passed");
+    expect(output).toMatch(/all \d+ checks passed/);
     expect(output).toMatch(/Next: (npx )?\S*scanarr\S* --install-dir \S+ serve/);
     for (const secret of [world.plex.token, world.jellyfin.token, world.sonarr.apiKey, world.radarr.apiKey])
       expect(output).not.toContain(secret);
