@@ -42,10 +42,16 @@ export function planOutcome(ctx: OutcomeContext, target: string, health: TargetH
     case "done":
       health.recordSuccess();
       return () => {
-        const confirming = ctx.confirms?.(target) ?? false;
+        // Items refreshed without a folder scan: nothing for a confirmation to wait for.
+        const confirming = !outcome.itemsOnly && (ctx.confirms?.(target) ?? false);
         const ours = queue.recordDelivered(job, outcome.libraries, confirming);
-        const message = confirming ? "scan delivered; waiting for Plex to confirm it" : "scan delivered";
-        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, message);
+        const message = outcome.itemsOnly
+          ? "items refreshed; no folder scan needed"
+          : confirming
+            ? "scan delivered; waiting for Plex to confirm it"
+            : "scan delivered";
+        const refreshed = outcome.refreshed !== undefined ? { refreshed: outcome.refreshed } : {};
+        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title), ...refreshed }, message);
         return ours;
       };
     case "unavailable": {

@@ -89,6 +89,7 @@ export class ScanQueue extends QueueReads {
         const folder = folders[i] as string;
         const result = coalesceRequest(
           this.ctx,
+          request.scanFolder !== false,
           {
             folder,
             priority: this.priorityOf(folder),
@@ -101,7 +102,8 @@ export class ScanQueue extends QueueReads {
           },
           now,
         );
-        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], request.deletion ?? false, this.ctx.gateFiles, now);
+        const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
+        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], intent, this.ctx.gateFiles, now);
         (result.kind === "covered" ? covered : queued).add(folder);
         earliest = Math.min(earliest, result.dueAt);
       });

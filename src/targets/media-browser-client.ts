@@ -1,6 +1,7 @@
 import type { Library } from "../domain.js";
 import { HttpClient } from "./http-client.js";
 import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./media-browser.js";
+import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./media-browser-items.js";
 
 /** How a Jellyfin or Emby client is set up from a TARGETS entry. */
 export interface MediaBrowserApiOptions {
@@ -38,7 +39,7 @@ export interface MediaBrowserSettings {
  * library list and `POST /Library/Media/Updated`. Each server's client
  * supplies its base path, its auth header and its library endpoint.
  */
-export class MediaBrowserClient {
+export class MediaBrowserClient implements ItemApi {
   readonly where: string;
   protected readonly http: HttpClient;
   private readonly settings: MediaBrowserSettings;
@@ -61,6 +62,18 @@ export class MediaBrowserClient {
     const action = "list the libraries";
     const answer = await this.http.call("GET", this.settings.librariesPath, action);
     return this.http.readJson(answer, action, this.settings.readLibraries);
+  }
+
+  /** One page of a library's items with their paths (media-browser-items.ts). */
+  async listItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
+    const action = `list the items of library ${parentId}`;
+    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit), action);
+    return this.http.readJson(answer, action, readItemPage);
+  }
+
+  /** `POST /Items/{id}/Refresh`; 204 on success. */
+  async refreshItem(id: string): Promise<void> {
+    await this.http.call("POST", refreshQuery(id), `refresh item ${id}`);
   }
 
   /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */

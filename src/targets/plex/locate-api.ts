@@ -2,6 +2,7 @@ import { isPrefixOf, parentOf, parsePath, type ParsedPath } from "../../paths/pa
 import type { PlexApiClient } from "./api.js";
 import type { FolderListing } from "./folder-listing.js";
 import type { PlexItemRef } from "./library-items-db.js";
+import { matchInFolder } from "./sidecar-items.js";
 
 /** The one call the walk makes; PlexApiClient has it. */
 export type FolderApi = Pick<PlexApiClient, "listFolder">;
@@ -18,8 +19,9 @@ export interface SectionFolders {
  * that folder with their `Media/Part/file`. A season folder costs about three
  * small listings instead of a listing of the whole section, and listings are
  * shared by every file and folder asked in one call (one per folder, not per
- * file). Returns the live items of `files`, by file; trashed parts count as
- * absent, as a missing folder does.
+ * file). Returns the live items of `files`, by file (a sidecar: its video's
+ * item, sidecar-items.ts); trashed parts count as absent, as a missing
+ * folder does.
  */
 export async function locateThroughFolders(
   api: FolderApi,
@@ -40,14 +42,15 @@ export async function locateThroughFolders(
   for (const [folder, wanted] of groupByFolder(files)) {
     const listing = await walkTo(list, section, folder);
     if (!listing) continue;
-    for (const item of listing.items) {
-      for (const part of item.files) {
-        if (part.trashed || !wanted.has(part.file) || found.has(part.file)) continue;
+    const refs = listing.items.flatMap((item) =>
+      item.files.flatMap((part) => {
+        if (part.trashed) return [];
         const ref: PlexItemRef = { file: part.file, ratingKey: item.ratingKey };
         if (item.parentRatingKey !== undefined) ref.parentRatingKey = item.parentRatingKey;
-        found.set(part.file, ref);
-      }
-    }
+        return [ref];
+      }),
+    );
+    matchInFolder(wanted, refs, found);
   }
   return found;
 }
