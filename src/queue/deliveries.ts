@@ -79,8 +79,8 @@ export function releaseClaim(ctx: DeliveryContext, job: DeliveryJob, now: number
 }
 
 /** Whether the outcome was recorded: false when the claim is no longer ours (its lease was released). */
-export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number): boolean {
-  if (ctx.st.markDone.run(JSON.stringify(libraries), now, now, job.deliveryId, ctx.owner).changes === 0) return false;
+export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number, detail?: string): boolean {
+  if (ctx.st.markDone.run(JSON.stringify(libraries), now, detail ?? null, now, job.deliveryId, ctx.owner).changes === 0) return false;
   finishIfComplete(ctx, job.scanId, now);
   return true;
 }

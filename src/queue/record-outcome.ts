@@ -44,7 +44,7 @@ export function planOutcome(ctx: OutcomeContext, target: string, health: TargetH
       return () => {
         // Items refreshed without a folder scan: nothing for a confirmation to wait for.
         const confirming = !outcome.itemsOnly && (ctx.confirms?.(target) ?? false);
-        const ours = queue.recordDelivered(job, outcome.libraries, confirming);
+        const ours = queue.recordDelivered(job, outcome.libraries, confirming, refreshDetail(outcome));
         const message = outcome.itemsOnly
           ? "items refreshed; no folder scan needed"
           : confirming
@@ -83,4 +83,12 @@ export function planOutcome(ctx: OutcomeContext, target: string, health: TargetH
       logger.debug(where, "an anchor went missing right before the scan call; the scan goes back to the queue unsent");
       return () => queue.releaseClaim(job);
   }
+}
+
+/** What a delivery that refreshed items did, in words for the queue's pages. */
+function refreshDetail(outcome: Extract<DeliveryOutcome, { kind: "done" }>): string | undefined {
+  if (outcome.refreshed === undefined) return undefined;
+  return outcome.itemsOnly
+    ? `refreshed ${outcome.refreshed} item(s); no folder scan needed`
+    : `scanned; refreshed ${outcome.refreshed} known item(s)`;
 }

@@ -76,9 +76,9 @@ export function prepareStatements(db: Database) {
     nextLeaseEnd: p<[]>("SELECT MIN(lease_until) AS at FROM scan_delivery INDEXED BY scan_delivery_lease WHERE state = 'delivering'"),
     // Recording an outcome needs the claim still to be ours: a claim whose
     // lease ran out went back to pending and may be someone else's by now.
-    markDone: p<[string | null, number, number, number, string]>(
+    markDone: p<[string | null, number, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'done', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
-       owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+       detail = COALESCE(?, detail), owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
     markRetry: p<[number, number, string, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'pending', attempts = attempts + 1, retry_at = ?,
