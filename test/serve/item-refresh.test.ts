@@ -91,9 +91,7 @@ describe("item refresh through serve", () => {
     knownMovie(s, "Ronin (1998)");
     expect(await askPath(s, "/movies/Heat (1995)/Heat (1995).en.forced.srt")).toBe(200);
     const scan = await until(s, "/data/Movies/Heat (1995)", "done");
-    expect(scan.deliveries.map((d) => [d.state, d.detail])).toEqual(
-      Array(3).fill(["done", "refreshed 1 item(s); no folder scan needed"]),
-    );
+    expect(scan.deliveries.map((d) => [d.state, d.detail])).toEqual(Array(3).fill(["done", "refreshed 1 item(s); no folder scan needed"]));
     expect(s.t.plex.itemRefreshes).toEqual([ids.plex]);
     expect(refreshedIds(s.jellyfin)).toEqual([ids.jellyfin]);
     expect(refreshedIds(s.emby)).toEqual([ids.emby]);

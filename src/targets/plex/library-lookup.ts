@@ -30,7 +30,8 @@ export interface TrashCount extends LookupSource {
 
 /** Answers "which item holds this file" and "how full is the trash", from the database or the API. */
 export interface PlexLookup {
-  locate(requests: readonly LocateRequest[]): Promise<LocateResult>;
+  /** `walk`: folder-view listings kept between calls, for the folders above the files' own (locate-api.ts). */
+  locate(requests: readonly LocateRequest[], walk?: Map<string, Promise<FolderListing>>): Promise<LocateResult>;
   countTrash(section: { id: string; type: string }): Promise<TrashCount>;
 }
 
@@ -70,10 +71,10 @@ export function createPlexLookup(options: PlexLookupOptions): PlexLookup {
   }
 
   return {
-    async locate(requests) {
+    async locate(requests, walk) {
       const fromDb = withDb((db) => requests.map((r) => findInDb(db, r)));
       if ("value" in fromDb) return { source: "database", found: fromDb.value };
-      const cache = new Map<string, Promise<FolderListing>>();
+      const cache = walk ?? new Map<string, Promise<FolderListing>>();
       const found: Array<Map<string, PlexItemRef>> = [];
       for (const request of requests) found.push(await locateThroughFolders(options.api, request.section, request.files, cache));
       return { source: "api", found, ...problemOf(fromDb) };

@@ -1,7 +1,8 @@
 import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
 import type { ItemRefreshReport, Library } from "../../domain.js";
-import type { Clock } from "../../lib/clock.js";
+import { systemClock, type Clock } from "../../lib/clock.js";
+import type { FolderListing } from "./folder-listing.js";
 import type { Logger } from "../../lib/logger.js";
 import { CachedTarget } from "../cached-target.js";
 import type { TargetFactory } from "../factory.js";
@@ -10,6 +11,14 @@ import { PlexApiClient } from "./api.js";
 import { refreshPlexItems } from "./item-refresh.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
 import { itemsOfRef } from "./sidecar-items.js";
+
+/**
+ * How long folder-view listings above a file's folder serve further item
+ * lookups: a new folder missing from a stale one only costs a folder scan
+ * (the file counts as unknown), never a wrong refresh.
+ */
+const WALK_CACHE_MS = 30_000;
+const WALK_CACHE_ENTRIES = 10_000;
 
 /** What the target uses of the API; PlexApiClient has it, tests may pass less. */
 export type PlexApi = Pick<PlexApiClient, "where" | "listLibraries" | "refresh" | "checkAccess" | "refreshItem" | "analyzeItem">;
@@ -34,12 +43,16 @@ export class PlexTarget extends CachedTarget {
   readonly where: string;
   private readonly api: PlexApi;
   private readonly lookup: Pick<PlexLookup, "locate"> | undefined;
+  private readonly clock: Clock;
+  /** Folder-view listings above the files' own folders, shared by the refreshes of WALK_CACHE_MS (a batch of deliveries). */
+  private walk = { cache: new Map<string, Promise<FolderListing>>(), since: 0 };
 
   constructor(options: PlexTargetOptions) {
     const { api, lookup, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
     this.api = api;
     this.lookup = lookup;
+    this.clock = tuning.clock ?? systemClock;
     this.where = api.where;
   }
 
@@ -52,7 +65,12 @@ export class PlexTarget extends CachedTarget {
   async refreshItems(files: readonly string[], library: Library): Promise<ItemRefreshReport> {
     if (!this.lookup) return { refreshed: 0, unknown: [...files] };
     const lookup = this.lookup;
-    const located = await this.refetchOnOutage(() => lookup.locate([{ section: library, files }]));
+    const walk = this.walkCache();
+    const located = await this.refetchOnOutage(() => lookup.locate([{ section: library, files }], walk)).catch((error: unknown) => {
+      // A failed listing must not be served to the next delivery.
+      walk.clear();
+      throw error;
+    });
     const found = located.found[0] ?? new Map();
     const refs = files.flatMap((file) => {
       const ref = found.get(file);
@@ -90,6 +108,12 @@ export class PlexTarget extends CachedTarget {
     // 404 means a section that may be gone: the libraries are fetched again before the retry.
     await this.refetchOnOutage(() => this.api.refresh(library.id, folder));
     this.logger?.debug({ target: this.name, folder, library: library.title, section: library.id }, "plex scan requested");
+  }
+
+  private walkCache(): Map<string, Promise<FolderListing>> {
+    const now = this.clock.now();
+    if (now - this.walk.since > WALK_CACHE_MS || this.walk.cache.size > WALK_CACHE_ENTRIES) this.walk = { cache: new Map(), since: now };
+    return this.walk.cache;
   }
 
   /** Fetches the libraries now (a failure is logged, not thrown), then again every TTL until stop(). */
