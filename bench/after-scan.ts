@@ -17,6 +17,7 @@ import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startDelivery } from "../src/queue/scheduler.js";
 import { startAfterScan } from "../src/serve/after-scan.js";
 import { buildTargets } from "../src/targets/build-targets.js";
+import { until } from "./lib/until.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { buildDatabase, EPISODES_PER_SEASON, layout, SECTIONS } from "./lib/after-scan-layout.js";
 
@@ -130,14 +131,6 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   rmSync(dir, { recursive: true, force: true });
   if (databasePath) rmSync(path.dirname(databasePath), { recursive: true, force: true });
   return figures;
-}
-
-async function until(done: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 const results = [await runCase("api"), await runCase("database")];

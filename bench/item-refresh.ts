@@ -18,6 +18,7 @@ import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startDelivery } from "../src/queue/scheduler.js";
 import { buildTargets } from "../src/targets/build-targets.js";
+import { until } from "./lib/until.js";
 import { startFakePlex, type FakePlex } from "../test/fakes/plex.js";
 import { buildPlexItemsDb } from "../test/scan/helpers/plex-db.js";
 
@@ -80,7 +81,7 @@ async function runCase(name: Case): Promise<Figures> {
   const cpu = process.cpuUsage();
   const delivery = startDelivery({ queue, targets, clock, logger });
   clock.advance(0);
-  await until(() => queue.recent(folderCount).filter((s) => s.state === "done").length >= folderCount, "every scan to be done");
+  await until(() => queue.recent(folderCount).filter((s) => s.state === "done").length >= folderCount, "every scan to be done", 600_000, 1);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const count = (test: (url: string, method: string) => boolean) => plex.requests.filter((r) => test(r.url, r.method)).length;
@@ -105,14 +106,6 @@ async function runCase(name: Case): Promise<Figures> {
   rmSync(dir, { recursive: true, force: true });
   if (databasePath) rmSync(path.dirname(databasePath), { recursive: true, force: true });
   return figures;
-}
-
-async function until(done: () => boolean, what: string, timeoutMs = 600_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
 }
 
 const results: Figures[] = [];
