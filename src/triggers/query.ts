@@ -1,4 +1,5 @@
 import { controlCharacterIn, quotePath } from "../paths/index.js";
+import { readSwitchValue } from "./read.js";
 import type { RequestedPath, TriggerResult } from "./types.js";
 
 /** A SHA-256 digest as autopulse's `hash` parameter carries it. */
@@ -52,7 +53,7 @@ export function parseQueryPaths(params: URLSearchParams): QueryRequest {
 
 /** An on/off query parameter: absent is off; given more than once, every value must agree. */
 function readSwitch(values: readonly string[]): boolean | undefined {
-  const read = values.map((v) => (/^(1|true)$/i.test(v) ? true : /^(0|false)$/i.test(v) ? false : undefined));
+  const read = values.map(readSwitchValue);
   if (read.some((v) => v === undefined) || new Set(read).size > 1) return undefined;
   return read[0] ?? false;
 }
