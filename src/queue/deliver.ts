@@ -1,6 +1,7 @@
 import {
   TargetAuthError,
   TargetFatalError,
+  TargetNothingToDoError,
   TargetUnavailableError,
   type Library,
   type Target,
@@ -16,6 +17,8 @@ export type DeliveryOutcome =
   | { kind: "done"; libraries: LibraryRef[]; itemsOnly?: boolean; refreshed?: number }
   | { kind: "unavailable" | "auth" | "fatal"; error: string; libraries: LibraryRef[] | null }
   | { kind: "no-library"; error: string }
+  /** The target said it has nothing to do for this folder (TargetNothingToDoError): skipped there, not a failure. */
+  | { kind: "nothing"; error: string }
   /** An anchor was missing right before a scan call: nothing more was sent, and the claim goes back as it was. */
   | { kind: "held" };
 
@@ -79,6 +82,7 @@ export async function deliverFolder(
     if (refresh.length > 0 && !refreshed && !options.refreshAfterConfirmation) refreshed = await refreshIn(dt.target, scanned, refresh);
     return { kind: "done", libraries, ...(refreshed ? { refreshed: refreshed.count } : {}) };
   } catch (error) {
+    if (error instanceof TargetNothingToDoError) return { kind: "nothing", error: error.message };
     const refs = matches ? matches.map(refOf) : null;
     return { kind: classify(error), error: describeError(error), libraries: refs };
   }
