@@ -107,7 +107,9 @@ describe("item refresh through serve", () => {
   it("scans the folder once, then refreshes and analyzes the item once, for a Tdarr remux replaced in place", async () => {
     const s = await threeServers({ PLEX_CONFIRM_SCANS: true });
     const ids = knownMovie(s, "Heat (1995)");
-    expect(await askPath(s, "/movies/Heat (1995)/Heat (1995).mkv", { refresh: "1" })).toBe(200);
+    // Tdarr's Send Web Request body (docs/connect/tdarr.md), after Replace Original File.
+    const body = { eventType: "Manual", filepath: "/movies/Heat (1995)/Heat (1995).mkv", refresh: true };
+    expect((await postJson(s.t.base, body)).status).toBe(202);
     const scan = await until(s, "/data/Movies/Heat (1995)", "done");
     expect(scan.deliveries.find((d) => d.target === "plex")?.detail).toMatch(/^confirmed .*; refreshed 1 item\(s\)$/);
     expect(s.t.plex.refreshes).toEqual([{ sectionId: "1", path: "/data/Movies/Heat (1995)" }]);
@@ -155,9 +157,23 @@ describe("item refresh through serve", () => {
     },
   );
 
+  it("scans and refreshes a FileFlows remux named with ?path=…&refresh=1 once", async () => {
+    const s = await threeServers();
+    const ids = knownMovie(s, "Heat (1995)");
+    expect(await askPath(s, "/movies/Heat (1995)/Heat (1995).mkv", { refresh: "1" })).toBe(200);
+    const scan = await until(s, "/data/Movies/Heat (1995)", "done");
+    expect(scan.deliveries.map((d) => d.detail)).toEqual(Array(3).fill("scanned; refreshed 1 known item(s)"));
+    expect(s.t.plex.refreshes).toHaveLength(1);
+    expect([s.t.plex.itemRefreshes, s.t.plex.analyzed]).toEqual([[ids.plex], [ids.plex]]);
+    expect([refreshedIds(s.jellyfin), refreshedIds(s.emby)]).toEqual([[ids.jellyfin], [ids.emby]]);
+  });
+
   it("answers 400 and queues nothing for a refresh flag that is not on or off", async () => {
     const s = await threeServers();
     expect(await askPath(s, "/movies/Heat (1995)/Heat (1995).mkv", { refresh: "maybe" })).toBe(400);
+    expect(
+      (await postJson(s.t.base, { eventType: "Manual", filepath: "/movies/Heat (1995)/Heat (1995).mkv", refresh: "sure" })).status,
+    ).toBe(400);
     await waitFor(() => true);
     expect(storedScans(s.t)).toEqual([]);
   });
