@@ -5,20 +5,15 @@
 // same requests naming the videos themselves (plain imports: folder scans, no lookup at all).
 // Target: at most one listing per folder per scan, never one per file; exits 1 otherwise.
 // Run: node --import tsx bench/item-refresh.ts [movies] [folders] [subtitlesPerFolder]
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { defaultConfig } from "../src/config/defaults.js";
-import type { Config } from "../src/config/types.js";
 import { createIngest } from "../src/ingest/pipeline.js";
-import { ManualClock } from "../src/lib/clock.js";
-import { silentLogger } from "../src/lib/logger.js";
 import { createPathMapper } from "../src/paths/index.js";
-import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startDelivery } from "../src/queue/scheduler.js";
 import { buildTargets } from "../src/targets/build-targets.js";
 import { until } from "./lib/until.js";
+import { plexQueueSetup } from "./lib/plex-queue-setup.js";
 import { startFakePlex, type FakePlex } from "../test/fakes/plex.js";
 import { buildPlexItemsDb } from "../test/scan/helpers/plex-db.js";
 
@@ -56,16 +51,7 @@ async function library(withDb: boolean): Promise<{ plex: FakePlex; databasePath:
 
 async function runCase(name: Case): Promise<Figures> {
   const { plex, databasePath } = await library(name === "database");
-  const dir = mkdtempSync(path.join(tmpdir(), "scanarr-bench-item-refresh-"));
-  const db = openDatabase(path.join(dir, "queue.db"));
-  const clock = new ManualClock();
-  const logger = silentLogger();
-  const config: Config = {
-    ...defaultConfig("0123456789abcdef0123456789abcdef"),
-    PLEX_LOCAL_URL: plex.url,
-    PLEX_TOKEN: plex.token,
-    PLEX_DATABASE_PATH: databasePath,
-  };
+  const { dir, db, clock, logger, config } = plexQueueSetup("item-refresh", plex, { PLEX_DATABASE_PATH: databasePath });
   const targets = buildTargets(config, { logger, clock, env: process.env });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   const ingest = createIngest({ mapper: createPathMapper({}), ignoreList: [], sink: { enqueue: async (r) => queue.enqueue(r) } });
