@@ -50,7 +50,11 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
  * else once. `ready`, when given, is asked right before each scan call, and
  * the call is made in the same turn as it answers true; on false nothing
  * more is sent ("held": the libraries already scanned are scanned again with
- * the rest). Never throws: every failure comes back as an outcome.
+ * the rest). The job's `refresh` files go to the target's `refreshItems`
+ * where it has one (docs/item-refresh.md): instead of the scan when only
+ * sidecars were named and the server knows every item, else after it
+ * (unless the target's confirmation refreshes them). Never throws: every
+ * failure comes back as an outcome.
  */
 export async function deliverFolder(
   dt: DeliveryTarget,
