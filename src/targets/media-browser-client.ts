@@ -64,6 +64,17 @@ export class MediaBrowserClient implements ItemApi {
     return this.http.readJson(answer, action, this.settings.readLibraries);
   }
 
+  /**
+   * An empty `POST /Library/Media/Updated`: the very call a scan makes, with
+   * no path to look at, so the server checks the key's rights and changes
+   * nothing. For doctor (Target.checkAccess).
+   */
+  async checkScanAccess(): Promise<void> {
+    await this.http.call("POST", "/Library/Media/Updated", "take a scan report (an empty one, to check the key)", {
+      json: mediaUpdatedBody([]),
+    });
+  }
+
   /** One page of a library's items with their paths (media-browser-items.ts). */
   async listItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
     const action = `list the items of library ${parentId}`;

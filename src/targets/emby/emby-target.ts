@@ -5,7 +5,7 @@ import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
 
-export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem">;
+export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "checkScanAccess">;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -28,6 +28,12 @@ export class EmbyTarget extends CachedTarget {
     super(name, tuning, () => api.listLibraries());
     this.api = api;
     this.where = api.where;
+  }
+
+  /** The key may report changes: an empty Media/Updated, the call a scan makes. */
+  async checkAccess(): Promise<string> {
+    await this.recorded(() => this.api.checkScanAccess());
+    return "API key accepted for scans";
   }
 
   /** Finds the items of `files` (sidecars: their videos') and sends each one `POST /Items/{id}/Refresh`. */

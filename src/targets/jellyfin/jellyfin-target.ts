@@ -9,7 +9,7 @@ import { namedMessageOf } from "../../lib/errors.js";
 
 export type JellyfinApi = Pick<
   JellyfinApiClient,
-  "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "hasScanPath" | "scanPath"
+  "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "hasScanPath" | "scanPath" | "checkScanAccess"
 >;
 
 export interface JellyfinTargetOptions extends LibraryCacheTuning {
@@ -44,6 +44,15 @@ export class JellyfinTarget extends CachedTarget {
   /** What is known about the targeted-scans plugin (for logs, /health and tests). */
   pluginState(): PluginState {
     return this.plugin;
+  }
+
+  /** The key may report changes (an empty Media/Updated, the call a scan makes), and whether scans can be instant. */
+  async checkAccess(): Promise<string> {
+    await this.recorded(() => this.api.checkScanAccess());
+    const plugin = (await this.pluginPresent())
+      ? "the targeted-scans plugin answers (scans start at once)"
+      : "no targeted-scans plugin (Jellyfin waits out its LibraryMonitorDelay, 60 s by default, before it looks)";
+    return `API key accepted for scans; ${plugin}`;
   }
 
   /** Finds the items of `files` (sidecars: their videos') and sends each one `POST /Items/{id}/Refresh`. */
