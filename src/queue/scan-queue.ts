@@ -87,19 +87,22 @@ export class ScanQueue extends QueueReads {
     return this.transaction(() => {
       requests.forEach((request, i) => {
         const folder = folders[i] as string;
+        const delayMs = request.delayMs ?? this.ctx.delayMs;
         const result = coalesceRequest(
           this.ctx,
           {
             folder,
-            priority: this.priorityOf(folder),
+            priority: request.priority ?? this.priorityOf(folder),
             requests: 1,
             source: request.source,
             event: request.event,
             firstRequestedAt: now,
             lastRequestedAt: now,
-            dueAt: now + this.ctx.delayMs,
+            dueAt: now + delayMs,
           },
           now,
+          // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
+          delayMs === this.ctx.delayMs ? this.ctx.maxWaitMs : Math.max(this.ctx.maxWaitMs, defaultMaxWaitMs(delayMs)),
         );
         attachFiles(this.ctx.fst, result.scanId, request.files ?? [], request.deletion ?? false, this.ctx.gateFiles, now);
         (result.kind === "covered" ? covered : queued).add(folder);
