@@ -92,9 +92,9 @@ export interface SourceEntry {
   PRIORITY?: number;
   /** Seconds of quiet before its scans, instead of SERVER_SCAN_DELAY. */
   DELAY?: number;
-  /** Regular expressions on the media-server path: one must match (when any are given). */
+  /** Regular expressions on the path after the rewrites, before SERVER_PATH_MAPPINGS: one must match (when any are given). */
   INCLUDE?: string[];
-  /** Regular expressions on the media-server path: a match drops the path. */
+  /** Regular expressions on the same path: a match drops it. */
   EXCLUDE?: string[];
   /** Tried before SERVER_PATH_REWRITES for this source's paths. */
   REWRITES?: RewriteEntry[];

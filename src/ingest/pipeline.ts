@@ -41,7 +41,8 @@ export interface IngestOptions {
 /**
  * The one way in: paths a source named → its REWRITES and
  * SERVER_PATH_REWRITES → SERVER_PATH_MAPPINGS → SERVER_IGNORE_LIST (before
- * and after mapping) → its INCLUDE/EXCLUDE → the folder to scan → the
+ * and after mapping) → its INCLUDE/EXCLUDE (on the rewritten path, before
+ * the prefix mappings, as autoscan filtered) → the folder to scan → the
  * library check → the sink, with its PRIORITY and DELAY. Nothing is queued unless every path of the call
  * can be mapped; the sink commits before this resolves.
  */
@@ -102,9 +103,11 @@ function planFolders(
   const filter = settings?.filter;
   for (const asked of requested) {
     let mapped: string;
+    let rewritten: string;
     try {
       const step = mapper.explain(asked.path);
       mapped = step.serverPath;
+      rewritten = step.rewrite ? step.rewrite.result : asked.path;
       deps.logger?.debug(
         { path: asked.path, rewrite: step.rewrite?.rule ?? null, prefix: step.prefix ?? null, key: step.key ?? null, mapped },
         "path mapped",
@@ -118,7 +121,7 @@ function planFolders(
       ignored.push(`${asked.path} (matched ${JSON.stringify(hit)})`);
       continue;
     }
-    const verdict = filter?.(mapped);
+    const verdict = filter?.(rewritten);
     if (verdict !== undefined) {
       filtered = true;
       ignored.push(`${asked.path} (${describeVerdict(verdict)})`);

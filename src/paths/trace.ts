@@ -104,7 +104,7 @@ export function tracePath(input: string, deps: TraceInput): PathTrace {
     trace.ignoredBy = ignoredBy;
     return trace;
   }
-  const verdict = deps.source?.filter?.(serverPath);
+  const verdict = deps.source?.filter?.(trace.rewrite ? trace.rewrite.result : input);
   if (verdict !== undefined) {
     trace.filteredBy = describeVerdict(verdict);
     return trace;
