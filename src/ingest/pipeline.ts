@@ -68,7 +68,7 @@ export function createIngest(deps: IngestDeps): Ingest {
     const { folders, ignored, filtered } = planned;
     if (folders.size === 0) {
       const by = filtered
-        ? `SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES[${JSON.stringify(settings?.name)}]`
+        ? `SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for ${settings?.name ?? source}`
         : "SERVER_IGNORE_LIST";
       return { result: "ignored", source, event, message: `ignored by ${by}: ${listSome(ignored)}` };
     }

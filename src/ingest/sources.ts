@@ -1,4 +1,5 @@
 import type { Config, SourceEntry } from "../config/types.js";
+import { childPath } from "../config/validate.js";
 import { createPathFilter, type PathFilter } from "../paths/filter.js";
 import { createPathMapper, type PathMapper } from "../paths/mapper.js";
 import { createRewriter, type RewriteList } from "../paths/rewrite.js";
@@ -40,12 +41,12 @@ export function createSourceTable(config: PathKeys & Pick<Config, "SOURCES">): S
     // Only configured names are kept: a drive id in a URL cannot grow the cache.
     if (own === undefined) return parentName === undefined ? undefined : table.settingsFor(parentName);
     const lists: RewriteList[] = [];
-    const at = `SOURCES[${JSON.stringify(name)}]`;
+    const at = childPath("SOURCES", name);
     if (own.REWRITES) lists.push({ rules: own.REWRITES, at: `${at}.REWRITES` });
-    if (parent?.REWRITES) lists.push({ rules: parent.REWRITES, at: `SOURCES[${JSON.stringify(parentName)}].REWRITES` });
+    if (parent?.REWRITES) lists.push({ rules: parent.REWRITES, at: `${childPath("SOURCES", parentName ?? "")}.REWRITES` });
     lists.push(...globalRewrites(config));
     const pick = <K extends keyof SourceEntry>(key: K): SourceEntry[K] => own[key] ?? parent?.[key];
-    const filterAt = own.INCLUDE || own.EXCLUDE || parentName === undefined ? at : `SOURCES[${JSON.stringify(parentName)}]`;
+    const filterAt = own.INCLUDE || own.EXCLUDE || parentName === undefined ? at : childPath("SOURCES", parentName);
     const settings: SourceSettings = {
       name,
       mapper: createPathMapper(config.SERVER_PATH_MAPPINGS, "SERVER_PATH_MAPPINGS", createRewriter(lists)),
