@@ -162,7 +162,8 @@ function compiles(pattern: string, where: string, notes: string[], translated = 
     else new RegExp(pattern);
     return true;
   } catch (error) {
-    const why = error instanceof PatternError ? error.message : `${where}: ${JSON.stringify(pattern)} is not a JavaScript regular expression`;
+    const why =
+      error instanceof PatternError ? error.message : `${where}: ${JSON.stringify(pattern)} is not a JavaScript regular expression`;
     notes.push(`${why}; not converted`);
     return false;
   }

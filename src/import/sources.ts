@@ -26,11 +26,17 @@ export interface PlannedSources {
  */
 export function planSources(model: ImportModel, primary: ModelTarget | undefined, isUsable: (name: string) => boolean): PlannedSources {
   const plan: PlannedSources = { sources: {}, inboundRules: [], verbatimTargets: new Map(), converted: [], notes: [] };
+  const keepsRules = (name: string): boolean => {
+    const source = model.sources.get(name);
+    const own =
+      source !== undefined &&
+      (source.include.length > 0 || source.exclude.length > 0 || source.rules.some((rule) => "problem" in toPrefix(rule)));
+    // a-train/<drive> rules must stay ahead of a-train's: when those are kept as written, so are the drive's.
+    return own || (name.includes("/") && keepsRules(name.slice(0, name.indexOf("/"))));
+  };
   for (const [name, source] of model.sources) {
     const entry: SourceEntry = {};
-    const filtered = source.include.length > 0 || source.exclude.length > 0;
-    const regex = source.rules.some((rule) => "problem" in toPrefix(rule));
-    if (regex || filtered) {
+    if (keepsRules(name)) {
       if (source.rules.length > 0) entry.REWRITES = source.rules.map((r) => ({ FROM: r.from, TO: r.to }));
     } else plan.inboundRules.push(...source.rules);
     if (source.priority !== undefined) entry.PRIORITY = source.priority;

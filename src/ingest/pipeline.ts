@@ -67,9 +67,7 @@ export function createIngest(deps: IngestDeps): Ingest {
     if (typeof planned === "string") return { result: "refused", source, event, message: planned };
     const { folders, ignored, filtered } = planned;
     if (folders.size === 0) {
-      const by = filtered
-        ? `SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for ${settings?.name ?? source}`
-        : "SERVER_IGNORE_LIST";
+      const by = filtered ? `SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for ${settings?.name ?? source}` : "SERVER_IGNORE_LIST";
       return { result: "ignored", source, event, message: `ignored by ${by}: ${listSome(ignored)}` };
     }
     const { matched, unmatched } = await splitByLibrary(new Set(folders.keys()), deps.catalog, deps.refreshTimeoutMs ?? 3_000);

@@ -44,7 +44,9 @@ describe("SERVER_PATH_REWRITES, SOURCES and TARGETS[i].REWRITES", () => {
 
   it("refuses a SOURCES name no source has, listing the names there are", () => {
     expect(problemsOf({ SOURCES: { sonar: { PRIORITY: 1 } } })).toEqual([
-      expect.stringMatching(/^SOURCES\.sonar: no source has this name; the sources are sonarr, radarr, .*watch, drive, a-train\/<drive id>$/),
+      expect.stringMatching(
+        /^SOURCES\.sonar: no source has this name; the sources are sonarr, radarr, .*watch, drive, a-train\/<drive id>$/,
+      ),
     ]);
   });
 

@@ -146,14 +146,7 @@ describe("scanarr import autopulse", () => {
     expect(mapper.toServerPath("/media/done/x.mkv")).toBe("/data/done/x.mkv");
     expect(config.SOURCES).toEqual({ sonarr: { DELAY: 30 } });
     const notConverted = result.stdout.split("\n").filter((l) => l.startsWith("  - "));
-    for (const where of [
-      "app.database_url",
-      "opts.check_path",
-      "triggers.sport",
-      "targets.plex.refresh",
-      "targets.tdarr",
-      "webhooks",
-    ]) {
+    for (const where of ["app.database_url", "opts.check_path", "triggers.sport", "targets.plex.refresh", "targets.tdarr", "webhooks"]) {
       expect(
         notConverted.some((l) => l.startsWith(`  - ${where}`)),
         where,

@@ -89,7 +89,8 @@ describe("SOURCES on every way in", () => {
     expect(excluded.status).toBe(200);
     expect(excluded.body).toMatchObject({
       status: "ignored",
-      message: 'ignored by SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for sonarr: /srv/Lost/Extras/behind.mkv (excluded by SOURCES.sonarr.EXCLUDE[0] "/Extras/")',
+      message:
+        'ignored by SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for sonarr: /srv/Lost/Extras/behind.mkv (excluded by SOURCES.sonarr.EXCLUDE[0] "/Extras/")',
     });
     expect(row("/data/TV/Lost/Extras")).toBeUndefined();
     // A path no rule of the source matches falls to SERVER_PATH_REWRITES.
@@ -111,7 +112,10 @@ describe("SOURCES on every way in", () => {
     expect(waitedSeconds(row("/data/Movies/Film (2001)"))).toBe(HOUR);
     const refused = await fetch(`${t.origin}/${TEST_PASS}/triggers/manual?${new URLSearchParams({ dir: "/tv/Show" })}`, { method: "POST" });
     expect(refused.status).toBe(200);
-    expect(await refused.json()).toMatchObject({ status: "ignored", message: expect.stringContaining("matches no pattern of SOURCES.manual.INCLUDE") });
+    expect(await refused.json()).toMatchObject({
+      status: "ignored",
+      message: expect.stringContaining("matches no pattern of SOURCES.manual.INCLUDE"),
+    });
     expect(row("/data/TV/Show")).toBeUndefined();
   });
 

@@ -7,7 +7,7 @@ import { tracePath, type ResolvedTarget } from "../../src/paths/trace.js";
 
 const LIBRARIES: Library[] = [{ id: "2", title: "TV Shows", type: "show", locations: ["/data/TV"] }];
 const sourceRules = createRewriter([
-  { rules: [{ FROM: "^/srv/(?P<show>[^/]+)/S(\\d+)/", TO: "/tv/${show}/Season $2/" }], at: 'SOURCES.sonarr.REWRITES' },
+  { rules: [{ FROM: "^/srv/(?P<show>[^/]+)/S(\\d+)/", TO: "/tv/${show}/Season $2/" }], at: "SOURCES.sonarr.REWRITES" },
   { rules: [{ FROM: "^/old/", TO: "/tv/" }], at: "SERVER_PATH_REWRITES" },
 ]);
 const mapper = createPathMapper({ "/data/TV/": ["/tv/"] }, "SERVER_PATH_MAPPINGS", sourceRules);
@@ -23,7 +23,7 @@ const jellyfin: ResolvedTarget = {
   explainTargetPath: (p) => jellyfinMapper.explain(p),
   libraries: [{ id: "a", title: "Shows", type: "tvshows", locations: ["/media/tv"] }],
 };
-const filter = createPathFilter([], ["/Extras/"], 'SOURCES.sonarr');
+const filter = createPathFilter([], ["/Extras/"], "SOURCES.sonarr");
 const deps = { mapper, ignoreList: [], targets: [plex, jellyfin], source: { name: "sonarr", filter } };
 
 describe("the tracer with rewrites and a source's filters", () => {
@@ -31,7 +31,7 @@ describe("the tracer with rewrites and a source's filters", () => {
     const trace = tracePath("/srv/Lost/S01/e01.mkv", deps);
     expect(trace).toMatchObject({
       source: "sonarr",
-      rewrite: { rule: 'SOURCES.sonarr.REWRITES[0]', result: "/tv/Lost/Season 01/e01.mkv" },
+      rewrite: { rule: "SOURCES.sonarr.REWRITES[0]", result: "/tv/Lost/Season 01/e01.mkv" },
       mapping: { prefix: "/tv/", key: "/data/TV/" },
       folder: "/data/TV/Lost/Season 01",
       targets: [
@@ -57,9 +57,9 @@ describe("the tracer with rewrites and a source's filters", () => {
   });
 
   it("says a path matches none of the INCLUDE patterns", () => {
-    const include = createPathFilter(["^/tv/Anime/"], [], 'SOURCES.manual');
+    const include = createPathFilter(["^/tv/Anime/"], [], "SOURCES.manual");
     expect(tracePath("/tv/Lost/e.mkv", { ...deps, source: { name: "manual", filter: include } }).filteredBy).toBe(
-      'matches no pattern of SOURCES.manual.INCLUDE',
+      "matches no pattern of SOURCES.manual.INCLUDE",
     );
   });
 });
