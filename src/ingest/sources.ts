@@ -59,9 +59,11 @@ export function createSourceTable(config: PathKeys & Pick<Config, "SOURCES">): S
     if (delay !== undefined) settings.delayMs = delay * 1000;
     return settings;
   };
+  // Without SOURCES the pipeline's lookup is one call that answers at once: no rewrite costs anything unless configured.
+  if (Object.keys(config.SOURCES).length === 0) return { settingsFor: () => undefined };
   const table: SourceTable = {
     settingsFor(name) {
-      if (!Object.hasOwn(config.SOURCES, name)) return build(name);
+      if (!Object.hasOwn(config.SOURCES, name)) return name.includes("/") ? build(name) : undefined;
       if (!cache.has(name)) cache.set(name, build(name));
       return cache.get(name);
     },
