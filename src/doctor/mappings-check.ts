@@ -1,4 +1,5 @@
-import type { Config } from "../config/types.js";
+import type { Config, RewriteEntry } from "../config/types.js";
+import { createPathMapper } from "../paths/mapper.js";
 import { isWithin } from "../paths/index.js";
 import { parsePath } from "../paths/parse.js";
 import type { ResolvedTarget } from "../paths/trace.js";
@@ -16,16 +17,21 @@ export const mappingsCheck: DoctorCheck = {
   name: "mappings",
   async run(ctx) {
     const keys = Object.keys(ctx.config.SERVER_PATH_MAPPINGS);
-    if (keys.length === 0) {
+    const rewrites = rewriteHeads(ctx.config);
+    if (keys.length === 0 && rewrites.length === 0) {
       return [{ name: "mappings", ok: true, detail: "SERVER_PATH_MAPPINGS is empty: paths must arrive as Plex names them" }];
     }
     const resolved = await ctx.libraries();
-    return [...keys.map((key) => checkKey(key, resolved)), ...checkRelativeEntries(ctx.config)];
+    const mapper = createPathMapper(ctx.config.SERVER_PATH_MAPPINGS);
+    const rewriteResults = rewrites.map(({ rule, head }) => {
+      const result = checkKey(mapper.toServerPath(head), resolved, `rewrite ${rule}`);
+      return { ...result, detail: `its TO starts with ${head}, so ${result.detail}` };
+    });
+    return [...keys.map((key) => checkKey(key, resolved)), ...rewriteResults, ...checkRelativeEntries(ctx.config)];
   },
 };
 
-function checkKey(key: string, targets: readonly ResolvedTarget[]): CheckResult {
-  const name = `mapping ${key}`;
+function checkKey(key: string, targets: readonly ResolvedTarget[], name = `mapping ${key}`): CheckResult {
   const found: string[] = [];
   const unknown: string[] = [];
   for (const target of targets) {
@@ -46,6 +52,31 @@ function checkKey(key: string, targets: readonly ResolvedTarget[]): CheckResult 
   const listed = targets.flatMap((t) => (Array.isArray(t.libraries) ? [`${t.name} has ${describeLibraries(t.libraries)}`] : [])).join("; ");
   const hint = nearMiss(key, targets);
   return { name, ok: false, detail: `${key} is in no library, so nothing mapped to it gets scanned: ${listed}${hint}` };
+}
+
+/**
+ * The folder every result of a rewrite starts with: its TO up to the first
+ * `$` reference, cut at the last separator (`/movies/${title} (${year})/`
+ * gives `/movies/`); rules whose TO starts with a reference, or is no
+ * absolute path, say nothing checkable.
+ */
+function rewriteHeads(config: Config): Array<{ rule: string; head: string }> {
+  const lists: Array<[string, RewriteEntry[]]> = [["SERVER_PATH_REWRITES", config.SERVER_PATH_REWRITES]];
+  for (const [name, source] of Object.entries(config.SOURCES))
+    lists.push([`${childPath("SOURCES", name)}.REWRITES`, source.REWRITES ?? []]);
+  return lists.flatMap(([at, rules]) =>
+    rules.flatMap((rule, i) => {
+      const literal = rule.TO.split("$")[0] ?? "";
+      const head = literal.slice(0, Math.max(literal.lastIndexOf("/"), literal.lastIndexOf("\\")) + 1);
+      if (!/^(?:\/|[A-Za-z]:\\|\\\\)/.test(head)) return [];
+      try {
+        parsePath(head);
+      } catch {
+        return [];
+      }
+      return [{ rule: `${at}[${i}]`, head }];
+    }),
+  );
 }
 
 /** A library folder next to the key with a similar name (`/data/TV/` vs `/data/TV-Shows`). */

@@ -61,9 +61,13 @@ describe("scanarr import autopulse: filters, timers and regular-expression rewri
 
   it("says precisely what it could not convert, and why", () => {
     const lines = built.notConverted;
-    expect(lines).toContain("triggers.sonarr.excludes: scanarr delivers every scan to every target (no per-source target list); not converted");
+    expect(lines).toContain(
+      "triggers.sonarr.excludes: scanarr delivers every scan to every target (no per-source target list); not converted",
+    );
     expect(lines).toContain("triggers.sonarr.event_timers: scanarr's DELAY is per source, not per event type; not converted");
-    expect(lines).toContainEqual(expect.stringMatching(/^triggers\.radarr\.rewrite: autopulse applies every rule in turn .* not converted/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^triggers\.radarr\.rewrite: autopulse applies every rule in turn .* not converted/),
+    );
     expect(config.SOURCES.radarr).toBeUndefined();
   });
 });

@@ -65,7 +65,8 @@ function filterForm(input: PageInput): SafeHtml {
 function traceResult(trace: PathTrace | undefined): SafeHtml | "" {
   if (!trace) return "";
   const lines = [`input: ${trace.input}`];
-  if (trace.rewrite) lines.push(`rewritten by ${trace.rewrite.rule} (${trace.rewrite.from} → ${trace.rewrite.to}): ${trace.rewrite.result}`);
+  if (trace.rewrite)
+    lines.push(`rewritten by ${trace.rewrite.rule} (${trace.rewrite.from} → ${trace.rewrite.to}): ${trace.rewrite.result}`);
   if (trace.error) lines.push(`cannot be scanned: ${trace.error}`);
   if (trace.mapping) lines.push(`mapped by ${trace.mapping.key} → ${trace.mapping.prefix}`);
   if (trace.serverPath) lines.push(`media-server path: ${trace.serverPath}`);
