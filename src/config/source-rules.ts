@@ -1,4 +1,4 @@
-import { createPathFilter } from "../paths/filter.js";
+import { compilePattern } from "../paths/go-regexp.js";
 import { PatternError, rewriteProblems, type RewriteList } from "../paths/rewrite.js";
 import type { Config } from "./types.js";
 import { childPath } from "./validate.js";
@@ -23,11 +23,15 @@ export function checkSourceRules(config: Config): string[] {
       problems.push(`${at}: no source has this name; the sources are ${names.join(", ")}`);
     }
     if (entry.REWRITES) lists.push({ rules: entry.REWRITES, at: `${at}.REWRITES` });
-    try {
-      createPathFilter(entry.INCLUDE ?? [], entry.EXCLUDE ?? [], at);
-    } catch (error) {
-      if (!(error instanceof PatternError)) throw error;
-      problems.push(error.message);
+    for (const key of ["INCLUDE", "EXCLUDE"] as const) {
+      (entry[key] ?? []).forEach((pattern, i) => {
+        try {
+          compilePattern(pattern, `${at}.${key}[${i}]`);
+        } catch (error) {
+          if (!(error instanceof PatternError)) throw error;
+          problems.push(error.message);
+        }
+      });
     }
   }
   return [...rewriteProblems(lists), ...problems];
