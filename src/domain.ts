@@ -43,7 +43,7 @@ export interface Library {
 }
 
 /** The TARGETS[].TYPE values, spelled once: the config schema and the target registry read them from here. */
-export const TARGET_TYPES = ["plex", "jellyfin", "emby", "autoscan"] as const;
+export const TARGET_TYPES = ["plex", "jellyfin", "emby", "autoscan", "tdarr", "sonarr", "radarr", "command"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 
@@ -205,6 +205,15 @@ export class TargetUnavailableError extends Error {
 /** The request can never succeed as made (bad section, bad path): give up. */
 export class TargetFatalError extends Error {
   override name = "TargetFatalError";
+}
+
+/**
+ * The target has nothing to do for this folder (no series or movie of a
+ * Sonarr or Radarr target holds it): skipped there, visibly, and neither
+ * retried nor counted as a failure.
+ */
+export class TargetNothingToDoError extends Error {
+  override name = "TargetNothingToDoError";
 }
 
 /**

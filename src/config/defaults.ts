@@ -166,14 +166,22 @@ export const PLEX_ENTRY_AFTER_SCAN_KEYS = [
   "DATABASE_PATH",
 ] as const satisfies ReadonlyArray<keyof TargetConfig>;
 
-/** A TARGETS entry as written, with the optional fields filled in (the Plex after-scan fields stay as written). */
-export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME" | "URL"> & Partial<TargetConfig>): TargetConfig {
-  const afterScan = Object.fromEntries(PLEX_ENTRY_AFTER_SCAN_KEYS.filter((k) => entry[k] !== undefined).map((k) => [k, entry[k]]));
+/** The TARGETS fields of one TYPE only (tdarr's library, command's program and time limit); each stays as written. */
+export const TYPE_ONLY_TARGET_KEYS = {
+  LIBRARY_ID: "tdarr",
+  COMMAND: "command",
+  TIMEOUT: "command",
+} as const satisfies Partial<Record<keyof TargetConfig, TargetConfig["TYPE"]>>;
+
+/** A TARGETS entry as written, with the optional fields filled in (the Plex after-scan and TYPE-only fields stay as written). */
+export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME"> & Partial<TargetConfig>): TargetConfig {
+  const asWritten = [...PLEX_ENTRY_AFTER_SCAN_KEYS, ...(Object.keys(TYPE_ONLY_TARGET_KEYS) as Array<keyof typeof TYPE_ONLY_TARGET_KEYS>)];
+  const kept = Object.fromEntries(asWritten.filter((k) => entry[k] !== undefined).map((k) => [k, entry[k]]));
   return {
-    ...afterScan,
+    ...kept,
     TYPE: entry.TYPE,
     NAME: entry.NAME,
-    URL: entry.URL,
+    URL: entry.URL ?? "",
     TOKEN: entry.TOKEN ?? "",
     USERNAME: entry.USERNAME ?? "",
     PASSWORD: entry.PASSWORD ?? "",

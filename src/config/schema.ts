@@ -66,7 +66,8 @@ const SOURCE_ENTRY: Spec = {
 /** One TARGETS entry; rules.ts checks what depends on TYPE. */
 const TARGET_ENTRY: Spec = {
   kind: "object",
-  required: ["TYPE", "NAME", "URL"],
+  // URL is required by a rule: every TYPE but "command" needs one.
+  required: ["TYPE", "NAME"],
   fields: {
     TYPE: { kind: "enum", values: TARGET_TYPES },
     NAME: {
@@ -90,6 +91,11 @@ const TARGET_ENTRY: Spec = {
     EMPTY_TRASH_MAX_FILES: { kind: "integer", min: 0 },
     EMPTY_TRASH_ZERO_DELETED: bool,
     DATABASE_PATH: str,
+    // TYPE "tdarr" only: the id of the Tdarr library new files are scanned into.
+    LIBRARY_ID: { kind: "string", nonEmpty: true },
+    // TYPE "command" only: the program and its arguments ({folder}, {file}), and its time limit in seconds.
+    COMMAND: strings,
+    TIMEOUT: { kind: "integer", min: 1 },
   },
 };
 

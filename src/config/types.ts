@@ -34,8 +34,9 @@ export interface TargetConfig {
   TYPE: TargetType;
   /** Unique; shown in logs and the API, and the key of its delivery records. */
   NAME: string;
+  /** Where the server listens; empty for TYPE "command". */
   URL: string;
-  /** API key or token (plex, jellyfin, emby); empty for autoscan. */
+  /** API key or token (plex, jellyfin, emby, sonarr, radarr, tdarr); empty for autoscan and command. */
   TOKEN: string;
   /** HTTP Basic credentials (autoscan only); both empty for none. */
   USERNAME: string;
@@ -54,6 +55,12 @@ export interface TargetConfig {
   EMPTY_TRASH_ZERO_DELETED?: boolean;
   /** Plex's library database as scanarr can read it; unset or empty: files are looked up through the API. */
   DATABASE_PATH?: string;
+  /** TYPE "tdarr" only: the Tdarr library (its id, `dbID`) new files are scanned into. */
+  LIBRARY_ID?: string;
+  /** TYPE "command" only: the program and its arguments, with `{folder}` and `{file}` placeholders (hooks/arg-template.ts). */
+  COMMAND?: string[];
+  /** TYPE "command" only: seconds the program may run before it is stopped and the scan retried (60 when unset). */
+  TIMEOUT?: number;
 }
 
 export type AnalyzeType = "off" | "basic" | "deep";

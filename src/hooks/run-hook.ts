@@ -13,6 +13,10 @@ export interface HookResult {
   durationMs: number;
   /** The last lines it wrote, stdout and stderr together, each cut to LINE_LIMIT characters. */
   lastLines: string[];
+  /** The last lines it wrote to stderr alone, cut the same way. */
+  stderrLines: string[];
+  /** How it ended: exit 0, another exit code, stopped (time-out, shutdown), never started, or killed by a signal. */
+  ended: "ok" | "exit-code" | "time-out" | "shutdown" | "not-found" | "not-executable" | "signal";
   /** Why it did not run or did not finish, in words. */
   error?: string;
 }
@@ -24,6 +28,8 @@ export interface RunHookOptions {
   env: Record<string, string>;
   /** RUN_COMMAND_TIMEOUT in ms: the whole process group is stopped when it is exceeded. */
   timeoutMs: number;
+  /** The config key of the time limit, for the message; RUN_COMMAND_TIMEOUT by default. */
+  timeoutKey?: string;
   /** Between SIGTERM and SIGKILL to the group. Defaults to 5 s. */
   killGraceMs?: number;
   cwd?: string;
@@ -46,6 +52,7 @@ export async function runHook(command: HookCommand, options: RunHookOptions): Pr
   const clock = options.clock ?? systemClock;
   const started = Date.now();
   const tail = createTail();
+  const stderrTail = createTail();
   const child = execa(command.file, command.args, {
     env: { ...options.baseEnv, ...options.env },
     extendEnv: false,
@@ -58,7 +65,10 @@ export async function runHook(command: HookCommand, options: RunHookOptions): Pr
     detached: true,
   });
   child.stdout?.on("data", tail.write);
-  child.stderr?.on("data", tail.write);
+  child.stderr?.on("data", (chunk: Buffer) => {
+    tail.write(chunk);
+    stderrTail.write(chunk);
+  });
   let stoppedBy: "time-out" | "shutdown" | undefined;
   let killTimer: unknown;
   const stop = (why: "time-out" | "shutdown"): void => {
@@ -82,14 +92,17 @@ export async function runHook(command: HookCommand, options: RunHookOptions): Pr
     timedOut,
     durationMs: Date.now() - started,
     lastLines: tail.lines(),
+    stderrLines: stderrTail.lines(),
   };
-  if (timedOut) return { ...base, ok: false, error: `stopped after ${Math.round(options.timeoutMs / 1000)} s (RUN_COMMAND_TIMEOUT)` };
-  if (stoppedBy === "shutdown") return { ...base, ok: false, error: "stopped: scanarr is shutting down" };
-  if (result.code === "ENOENT") return { ...base, ok: false, error: `${command.file} was not found` };
-  if (result.code === "EACCES") return { ...base, ok: false, error: `${command.file} is not executable by this user` };
-  if (result.exitCode === undefined) return { ...base, ok: false, error: `ended by ${result.signal ?? "a signal"}` };
-  if (result.exitCode !== 0) return { ...base, ok: false, error: `exited with code ${result.exitCode}` };
-  return { ...base, ok: true };
+  const failed = (ended: HookResult["ended"], error: string): HookResult => ({ ...base, ok: false, ended, error });
+  if (timedOut)
+    return failed("time-out", `stopped after ${Math.round(options.timeoutMs / 1000)} s (${options.timeoutKey ?? "RUN_COMMAND_TIMEOUT"})`);
+  if (stoppedBy === "shutdown") return failed("shutdown", "stopped: scanarr is shutting down");
+  if (result.code === "ENOENT") return failed("not-found", `${command.file} was not found`);
+  if (result.code === "EACCES") return failed("not-executable", `${command.file} is not executable by this user`);
+  if (result.exitCode === undefined) return failed("signal", `ended by ${result.signal ?? "a signal"}`);
+  if (result.exitCode !== 0) return failed("exit-code", `exited with code ${result.exitCode}`);
+  return { ...base, ok: true, ended: "ok" };
 }
 
 /** The negative pid names the process group the detached child leads. */

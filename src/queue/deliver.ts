@@ -1,6 +1,7 @@
 import {
   TargetAuthError,
   TargetFatalError,
+  TargetNothingToDoError,
   TargetUnavailableError,
   type Library,
   type Target,
@@ -15,6 +16,8 @@ export type DeliveryOutcome =
   | { kind: "done"; libraries: LibraryRef[] }
   | { kind: "unavailable" | "auth" | "fatal"; error: string; libraries: LibraryRef[] | null }
   | { kind: "no-library"; error: string }
+  /** The target said it has nothing to do for this folder (TargetNothingToDoError): skipped there, not a failure. */
+  | { kind: "nothing"; error: string }
   /** An anchor was missing right before a scan call: nothing more was sent, and the claim goes back as it was. */
   | { kind: "held" };
 
@@ -66,6 +69,7 @@ export async function deliverFolder(
     }
     return { kind: "done", libraries: matches.map(refOf) };
   } catch (error) {
+    if (error instanceof TargetNothingToDoError) return { kind: "nothing", error: error.message };
     const refs = matches ? matches.map(refOf) : null;
     return { kind: classify(error), error: describeError(error), libraries: refs };
   }

@@ -106,7 +106,12 @@ export const DELIVERY = {
   confirmed: { from: ["confirming"], to: "done", when: "the confirmation settled", by: ["confirm-store.finish"] },
   unconfirmed: { from: ["confirming"], to: "unconfirmed", when: "the confirmation gave up", by: ["confirm-store.finish"] },
   fail: { from: ["delivering"], to: "failed", when: "the target refused it", by: ["statements.markFailed"] },
-  skip: { from: ["delivering"], to: "skipped", when: "no library of the target holds the folder", by: ["statements.markSkipped"] },
+  skip: {
+    from: ["delivering"],
+    to: "skipped",
+    when: "no library of the target holds the folder, or the target has nothing to do for it (no series or movie holds it)",
+    by: ["statements.markSkipped"],
+  },
   expire: {
     from: HELD,
     to: "failed",

@@ -72,6 +72,11 @@ export function planOutcome(ctx: OutcomeContext, target: string, health: TargetH
       health.recordSuccess();
       logger.info({ ...where, reason: outcome.error }, "no library of the target holds the folder; skipped there");
       return () => queue.recordSkipped(job, outcome.error);
+    case "nothing":
+      // The target answered and has nothing to do for the folder (no series holds it): neither a failure nor a retry.
+      health.recordSuccess();
+      logger.info({ ...where, reason: outcome.error }, "the target has nothing to do for the folder; skipped there");
+      return () => queue.recordSkipped(job, outcome.error);
     case "held":
       // Not an attempt and not the target's doing: the scheduler waits for the anchors.
       logger.debug(where, "an anchor went missing right before the scan call; the scan goes back to the queue unsent");

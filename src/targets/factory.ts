@@ -2,6 +2,7 @@ import type { TargetConfig } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { CachedTarget } from "./cached-target.js";
+import type { KeyClientOptions } from "./http-client.js";
 
 /** What building a target may use besides its config entry. */
 export interface TargetBuildDeps {
@@ -28,3 +29,8 @@ export interface TargetEntry {
  * registry.ts maps the TYPE to it.
  */
 export type TargetFactory = (entry: TargetEntry, deps: TargetBuildDeps) => CachedTarget;
+
+/** The client options of an entry whose credential is TOKEN sent as a header (Tdarr, Sonarr, Radarr). */
+export function keyClientOptionsOf({ entry, at }: TargetEntry, { fetch, timeoutMs }: TargetBuildDeps): KeyClientOptions {
+  return { baseUrl: entry.URL, apiKey: entry.TOKEN, urlKey: `${at}.URL`, credentialKey: `${at}.TOKEN`, timeoutMs, fetch };
+}

@@ -109,3 +109,17 @@ export class HttpClient {
 export function isFields(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** How a client whose credential is one key sent as a header (Tdarr, Sonarr, Radarr) is set up from a TARGETS entry. */
+export interface KeyClientOptions {
+  /** The server's address as scanarr reaches it (a reverse-proxy sub-path is kept). */
+  baseUrl: string;
+  /** The API key; empty when the server needs none (Tdarr without authentication). */
+  apiKey: string;
+  /** Config keys of the URL and the key, for messages. */
+  urlKey: string;
+  credentialKey: string;
+  /** Per request; 30 s by default. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}

@@ -1,9 +1,13 @@
 import type { TargetType } from "../domain.js";
 import { createAutoscanTarget } from "./autoscan/autoscan-target.js";
+import { createCommandTarget } from "./command/command-target.js";
 import { createEmbyTarget } from "./emby/emby-target.js";
 import type { TargetFactory } from "./factory.js";
 import { createJellyfinTarget } from "./jellyfin/jellyfin-target.js";
 import { createPlexEntryTarget } from "./plex/plex-target.js";
+import { createRadarrTarget } from "./radarr/radarr-target.js";
+import { createSonarrTarget } from "./sonarr/sonarr-target.js";
+import { createTdarrTarget } from "./tdarr/tdarr-target.js";
 
 /**
  * TARGETS[].TYPE → the factory of its folder. A new kind of target is one
@@ -15,4 +19,8 @@ export const TARGET_FACTORIES: Readonly<Record<TargetType, TargetFactory>> = {
   jellyfin: createJellyfinTarget,
   emby: createEmbyTarget,
   autoscan: createAutoscanTarget,
+  tdarr: createTdarrTarget,
+  sonarr: createSonarrTarget,
+  radarr: createRadarrTarget,
+  command: createCommandTarget,
 };

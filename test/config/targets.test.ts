@@ -43,17 +43,16 @@ describe("TARGETS", () => {
     });
     expect(problems).toEqual(
       expect.arrayContaining([
-        'TARGETS[1].TYPE: must be one of "plex", "jellyfin", "emby", "autoscan", got the string "kodi"',
+        'TARGETS[1].TYPE: must be one of "plex", "jellyfin", "emby", "autoscan", "tdarr", "sonarr", "radarr", "command", got the string "kodi"',
         "TARGETS[1].NAME: must not be empty",
         'TARGETS[1].URL: must be an http:// or https:// URL, got "jellyfin:8096"',
         "TARGETS[1].ENABLE: unknown key",
         "TARGETS[2]: must be an object, got a string",
         "TARGETS[3].TYPE: missing; it is required",
-        "TARGETS[3].URL: missing; it is required",
         'TARGETS[3].PATH_MAPPINGS["/m/"]: must be an array of strings, got the string "/d/"',
       ]),
     );
-    expect(problems).toHaveLength(8);
+    expect(problems).toHaveLength(7);
   });
 
   it("reports a TARGETS that is not an array", () => {
@@ -80,6 +79,12 @@ describe("TARGETS", () => {
       'TARGETS[3].NAME: "plex" is already the name of the Plex target of the PLEX_* keys; names must be unique',
       'TARGETS[3].USERNAME: only TYPE "autoscan" uses USERNAME and PASSWORD; use TOKEN',
       "TARGETS[3].URL: must not contain a query string; put the credential in TARGETS[3].TOKEN",
+    ]);
+  });
+
+  it("refuses an entry of a server TYPE without a URL (only a command needs none)", () => {
+    expect(problemsOf({ TARGETS: [{ TYPE: "emby", NAME: "emby", TOKEN: "abcdef123456" }] })).toEqual([
+      'TARGETS[0].URL: must be set for TYPE "emby"',
     ]);
   });
 

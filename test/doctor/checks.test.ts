@@ -12,7 +12,9 @@ import type { DoctorContext } from "../../src/doctor/types.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { buildTargets } from "../../src/targets/build-targets.js";
+import { startFakeArrTarget } from "../fakes/arr-target.js";
 import { startFakeJellyfin } from "../fakes/jellyfin.js";
+import { startFakeTdarr } from "../fakes/tdarr.js";
 import { startFakeOAuth, type FakeOAuth } from "../fakes/oauth.js";
 import { startFakePlex } from "../fakes/plex.js";
 import { CLIENT } from "../auth/harness.js";
@@ -125,6 +127,42 @@ describe("doctor: the targets", () => {
       ]);
     } finally {
       await Promise.all([plex.close(), jellyfin.close()]);
+    }
+  });
+
+  it("proves Tdarr's status, the Sonarr/Radarr app and key, and the command's program", async () => {
+    const tdarr = await startFakeTdarr({ apiKey: "tapi_doctor_1234" });
+    const radarrAtSonarrUrl = await startFakeArrTarget({ kind: "radarr", rootFolders: ["/movies"], items: [] });
+    const sonarr = await startFakeArrTarget({ kind: "sonarr", rootFolders: ["/tv", "/anime"], items: [] });
+    try {
+      const config: Config = {
+        ...defaultConfig("x"),
+        PLEX_ENABLED: false,
+        TARGETS: [
+          withTargetDefaults({ TYPE: "tdarr", NAME: "tdarr", URL: tdarr.url, TOKEN: "tapi_doctor_1234", LIBRARY_ID: "lib-tv" }),
+          withTargetDefaults({ TYPE: "sonarr", NAME: "sonarr", URL: sonarr.url, TOKEN: sonarr.apiKey }),
+          withTargetDefaults({ TYPE: "sonarr", NAME: "wrong-app", URL: radarrAtSonarrUrl.url, TOKEN: radarrAtSonarrUrl.apiKey }),
+          withTargetDefaults({ TYPE: "command", NAME: "gone", COMMAND: ["/nonexistent/on-scan.sh", "{folder}"] }),
+        ],
+      };
+      const targets = buildTargets(config, { logger: silentLogger(), env: { PATH: "/usr/bin:/bin" } });
+      const results = await targetsCheck.run({ ...contextFor(config), targets, libraries: memoLibraries(targets) });
+      expect(results).toEqual([
+        {
+          name: "target tdarr",
+          ok: true,
+          detail: expect.stringMatching(/^reachable at http:.*, Tdarr 2\.58\.02 answers; 1 library: all folders/),
+        },
+        {
+          name: "target sonarr",
+          ok: true,
+          detail: `reachable at ${sonarr.url}, Sonarr 4.0.15.2941 takes the API key; 2 libraries: /tv (/tv), /anime (/anime)`,
+        },
+        { name: "target wrong-app", ok: false, detail: expect.stringContaining("is Radarr, not Sonarr; check the URL and TYPE") },
+        { name: "target gone", ok: false, detail: expect.stringContaining("the program /nonexistent/on-scan.sh was not found") },
+      ]);
+    } finally {
+      await Promise.all([tdarr.close(), sonarr.close(), radarrAtSonarrUrl.close()]);
     }
   });
 });

@@ -3,11 +3,14 @@ import { withTargetDefaults } from "../../src/config/defaults.js";
 import { TARGET_TYPES } from "../../src/domain.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
+import { ArrTarget } from "../../src/targets/arr-target.js";
 import { AutoscanTarget } from "../../src/targets/autoscan/autoscan-target.js";
+import { CommandTarget } from "../../src/targets/command/command-target.js";
 import { EmbyTarget } from "../../src/targets/emby/emby-target.js";
 import { JellyfinTarget } from "../../src/targets/jellyfin/jellyfin-target.js";
 import { PlexTarget } from "../../src/targets/plex/plex-target.js";
 import { TARGET_FACTORIES } from "../../src/targets/registry.js";
+import { TdarrTarget } from "../../src/targets/tdarr/tdarr-target.js";
 
 const deps = { logger: silentLogger(), clock: new ManualClock(), timeoutMs: 2_000 };
 
@@ -26,6 +29,9 @@ describe("the target registry", () => {
     ["jellyfin", JellyfinTarget, false, false],
     ["emby", EmbyTarget, false, false],
     ["autoscan", AutoscanTarget, false, false],
+    ["tdarr", TdarrTarget, false, false],
+    ["sonarr", ArrTarget, false, false],
+    ["radarr", ArrTarget, false, false],
   ] as const)("builds a %s entry with its name, address and capabilities", (type, kind, perLibrary, confirms) => {
     const target = build(type);
     expect(target).toBeInstanceOf(kind);
@@ -33,6 +39,15 @@ describe("the target registry", () => {
     expect(target.where.startsWith(`http://${type}.lan:8096/sub`)).toBe(true);
     expect(target.scansPerLibrary).toBe(perLibrary);
     expect(target.confirms ?? false).toBe(confirms);
-    expect(target.libraries.knownLibraries()).toEqual(type === "autoscan" ? [expect.objectContaining({ id: "all" })] : undefined);
+    const takesAnyFolder = type === "autoscan" || type === "tdarr";
+    expect(target.libraries.knownLibraries()).toEqual(takesAnyFolder ? [expect.objectContaining({ id: "all" })] : undefined);
+  });
+
+  it("builds a command entry around its program, taking every folder", () => {
+    const entry = withTargetDefaults({ TYPE: "command", NAME: "notify", COMMAND: ["/usr/local/bin/notify", "{folder}"] });
+    const target = TARGET_FACTORIES.command({ entry, at: "TARGETS[0]" }, deps);
+    expect(target).toBeInstanceOf(CommandTarget);
+    expect([target.where, target.scansPerLibrary]).toEqual(["/usr/local/bin/notify", false]);
+    expect(target.libraries.knownLibraries()).toEqual([expect.objectContaining({ id: "all" })]);
   });
 });

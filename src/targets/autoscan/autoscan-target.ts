@@ -1,5 +1,6 @@
 import type { Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
+import { CATCH_ALL_LIBRARY } from "../catch-all.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { AutoscanApiClient } from "./api.js";
@@ -11,14 +12,8 @@ export interface AutoscanTargetOptions extends LibraryCacheTuning {
   api: AutoscanApi;
 }
 
-const DRIVES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("").map((letter) => `${letter}:\\`);
-
-/**
- * The one library an autoscan-compatible target has. The other side has no
- * libraries of its own (it decides where a folder goes), so every absolute
- * folder belongs here: the POSIX root, the UNC root and every drive root.
- */
-export const CATCH_ALL_LIBRARY: Library = { id: "all", title: "all folders", type: "any", locations: ["/", "\\\\", ...DRIVES] };
+// The other side has no libraries of its own (it decides where a folder goes).
+export { CATCH_ALL_LIBRARY };
 
 /**
  * Chaining to autoscan (or another scanarr). listLibraries() checks that the
