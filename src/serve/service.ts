@@ -244,7 +244,9 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   });
   storage.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
-  drive = await startDriveWiring({ config, db, ingest, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
+  // The drive's own SOURCES rewrites decide which files have a media-server path, as the pipeline will map them.
+  const driveMapper = sources.settingsFor("drive")?.mapper ?? mapper;
+  drive = await startDriveWiring({ config, db, ingest, mapper: driveMapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
   watch = startWatchers({ entries: config.WATCH, db, ingest, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
