@@ -1,5 +1,8 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { load, problemsOf } from "./helpers.js";
+import { runCli, tempDir } from "../helpers/cli.js";
+import { load, PASS, problemsOf } from "./helpers.js";
 
 describe("SERVER_PATH_REWRITES, SOURCES and TARGETS[i].REWRITES", () => {
   it("are empty by default", () => {
@@ -58,5 +61,17 @@ describe("SERVER_PATH_REWRITES, SOURCES and TARGETS[i].REWRITES", () => {
       "SERVER_PATH_REWRITES[0].TO: missing; it is required",
       "SERVER_PATH_REWRITES[0].FROM: must not be empty",
     ]);
+  });
+
+  it("make config check exit 2 with the dotted path, leaving the file as it was", async () => {
+    const file = path.join(tempDir("scanarr-rewrites-"), "config.json");
+    const text = JSON.stringify({ SERVER_PASS: PASS, SOURCES: { radarr: { REWRITES: [{ FROM: "^/movies/(?i)x", TO: "/" }] } } });
+    writeFileSync(file, text);
+    const check = await runCli(["--config", file, "config", "check"]);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(
+      /SOURCES\.radarr\.REWRITES\[0\]\.FROM: "\^\/movies\/\(\?i\)x" has "\(\?i\)x": flags can be set only at the very start/,
+    );
+    expect(readFileSync(file, "utf8")).toBe(text);
   });
 });
