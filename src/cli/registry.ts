@@ -58,6 +58,40 @@ export const COMMANDS: CommandSpec[] = [
     ),
   },
   {
+    name: "connect",
+    description:
+      "add or update the webhook to this scanarr in Sonarr, Radarr, Lidarr or Readarr (the app's own test proves it); --list shows which apps point here",
+    configure: (c) =>
+      c
+        .argument("[app]", "sonarr, radarr, lidarr or readarr (recognised from the app when left out)")
+        .option("--url <url>", "the app's address, e.g. http://localhost:8989 (asked for on a terminal)")
+        .option("--api-key <key>", "the app's API key, from its Settings > General (asked for on a terminal)")
+        .option("--host <name>", "host name the app reaches scanarr by (default: SERVER_IP, or this machine's name), as for `scanarr url`")
+        .option("--name <name>", "the connection's name in the app", "scanarr")
+        .option("--no-test", "save without the app's test of the URL, even when scanarr is running")
+        .option("--list", "show which apps point at this scanarr and with which events (apps from --arr)")
+        .option(
+          "--arr <url,key>",
+          "an app to look at with --list: its URL, a comma, its API key (repeatable)",
+          (value: string, previous: string[]) => [...previous, value],
+          [],
+        ),
+    config: { file: "required", require: ["server"] },
+    run: lazy(
+      () => import("./connect.js"),
+      (raw) => ({
+        kind: Array.isArray(raw.args) ? text(raw.args[0]) : undefined,
+        url: text(raw.url),
+        apiKey: text(raw.apiKey),
+        host: text(raw.host),
+        name: text(raw.name),
+        test: flag(raw.test),
+        list: flag(raw.list),
+        arr: Array.isArray(raw.arr) ? raw.arr.filter((v): v is string => typeof v === "string") : [],
+      }),
+    ),
+  },
+  {
     name: "map",
     description: "show, step by step, how paths are rewritten and which library would scan them",
     configure: (c) =>
