@@ -90,6 +90,7 @@ function reportError(error: unknown, io: IO): number {
   }
   if (error instanceof ConfigError) {
     writeLine(io.stderr, c.red(`error: ${error.message}`));
+    for (const warning of error.warnings) writeLine(io.stderr, c.yellow(`warning: ${warning}`));
     return EXIT_USAGE;
   }
   if (error instanceof UserError) {
@@ -132,6 +133,7 @@ if (isEntryPoint()) {
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
+    script: process.argv[1],
   };
   const code = await main(process.argv.slice(2), io);
   process.exit(code);

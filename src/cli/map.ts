@@ -66,9 +66,15 @@ function printTrace(ctx: CommandContext, trace: PathTrace, gap: boolean): void {
   line("scan", trace.folder ?? "");
   for (const step of trace.targets) {
     if (step.rewrite) line(step.target, describeRewrite(step.rewrite));
-    if (step.library) line(step.target, c.green(`${step.library.title} (section ${step.library.id}, folder ${step.library.location})`));
+    const as = step.path === trace.folder ? "" : `as ${step.path}: `;
+    if (step.library)
+      line(step.target, c.green(`${as}${step.library.title} (section ${step.library.id}, folder ${step.library.location})`));
     else line(step.target, c.red(step.why ?? "no library"));
   }
+  const scanned = trace.targets.filter((t) => t.library !== undefined).map((t) => t.target);
+  const skipped = trace.targets.filter((t) => t.library === undefined).map((t) => t.target);
+  if (scanned.length === 0) return line("result", c.red("not scanned: no target has a library holding it"));
+  line("result", `scanned by ${scanned.join(", ")}${skipped.length > 0 ? c.yellow(`; skipped by ${skipped.join(", ")}`) : ""}`);
 }
 
 /** `/tv/x -> /data/TV/x  (SERVER_PATH_REWRITES[0]: "^/tv/(.*)" -> "/data/TV/$1")` */

@@ -93,7 +93,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "map",
-    description: "show, step by step, how paths are rewritten and which library would scan them",
+    description: "show, step by step, how paths are rewritten and which library of each target would scan them",
     configure: (c) =>
       c
         .argument("<path...>", "paths as Sonarr/Radarr, the mount or the drive name them")
@@ -120,7 +120,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "doctor",
-    description: "check the set-up against the real servers: targets, token, mappings, database, drive, port; exit 0 when all pass",
+    description:
+      "check the set-up against the real servers: every target and its credential, mappings, anchors, rclone, database, drive, port; exit 0 when all pass",
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
     run: lazy(

@@ -270,10 +270,3 @@ export const LEGACY_KEYS: ReadonlySet<string> = new Set([
   "RCLONE.RC_CACHE_EXPIRE",
   "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK",
 ]);
-
-/** Legacy keys whose warning must say more than "ignored": why, and what to do instead. */
-export const LEGACY_NOTES: Readonly<Record<string, string>> = {
-  PLEX_FIX_MISMATCHED:
-    "not supported by scanarr, so it is ignored: plex_autoscan re-matched items through Plex's legacy agents (com.plexapp.agents.*), which current Plex libraries no longer use; fix a wrong match in Plex itself (Fix Match)",
-  PLEX_FIX_MISMATCHED_LANG: "not supported by scanarr, so it is ignored (it only served PLEX_FIX_MISMATCHED)",
-};

@@ -24,6 +24,8 @@ export interface DoctorContext {
   /** Config problems the loader did not enforce for this command (an empty PLEX_TOKEN, a missing SERVER_PASS). */
   unmet: readonly string[];
   targets: readonly DoctorTarget[];
+  /** Bound of each look at a path or at rclone's remote control (default 5 s for paths, 10 s for rclone). */
+  probeTimeoutMs?: number;
   /** Each target's libraries, read once and shared by the checks that need them. */
   libraries(): Promise<ResolvedTarget[]>;
 }

@@ -63,6 +63,17 @@ export class MediaBrowserClient {
     return this.http.readJson(answer, action, this.settings.readLibraries);
   }
 
+  /**
+   * An empty `POST /Library/Media/Updated`: the very call a scan makes, with
+   * no path to look at, so the server checks the key's rights and changes
+   * nothing. For doctor (Target.checkAccess).
+   */
+  async checkScanAccess(): Promise<void> {
+    await this.http.call("POST", "/Library/Media/Updated", "take a scan report (an empty one, to check the key)", {
+      json: mediaUpdatedBody([]),
+    });
+  }
+
   /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */
   async mediaUpdated(updates: readonly MediaUpdate[]): Promise<void> {
     await this.http.call("POST", "/Library/Media/Updated", describeUpdates(updates), { json: mediaUpdatedBody(updates) });

@@ -80,7 +80,7 @@ describe("mount-safety keys", () => {
     expect(problems).toEqual([
       'SERVER_FILE_EXIST_PATH_MAPPINGS["media/"]: key must be an absolute path on this machine',
       'PLEX_EMPTY_TRASH_CONTROL_FILES[0]: must be an absolute path on this machine, got the string "mounted.bin"',
-      "RCLONE.RC_CACHE_REFRESH.ENABLE: unknown key",
+      "RCLONE.RC_CACHE_REFRESH.ENABLE: unknown key (did you mean RCLONE.RC_CACHE_REFRESH.ENABLED?)",
     ]);
   });
 

@@ -21,6 +21,8 @@ export interface FakeEmby {
   url: string;
   token: string;
   mediaUpdates: RecordedUpdate[][];
+  /** Accepted Media/Updated calls with an empty Updates list: nothing to look at, so not in mediaUpdates (doctor's access check). */
+  readonly emptyUpdates: number;
   /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeEmbyRequest[];
   setLibraries(libraries: FakeLibrary[]): void;
@@ -40,6 +42,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   const token = options.token ?? "emby-api-key-0123456789abcdef";
   let libraries = options.libraries ?? DEFAULT_MEDIA_LIBRARIES;
   const mediaUpdates: RecordedUpdate[][] = [];
+  let emptyUpdates = 0;
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
 
@@ -64,7 +67,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
     const read = readMediaUpdated(request);
     if ("status" in read) return sendProblem(res, read.status, read.title);
-    mediaUpdates.push(read.updates);
+    if (read.updates.length === 0) emptyUpdates += 1;
+    else mediaUpdates.push(read.updates);
     waiter.notify();
     sendJson(res, options.successStatus ?? 200);
   };
@@ -74,6 +78,9 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     url: server.url,
     token,
     mediaUpdates,
+    get emptyUpdates() {
+      return emptyUpdates;
+    },
     requests,
     setLibraries(next) {
       libraries = next;

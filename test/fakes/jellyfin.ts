@@ -30,6 +30,8 @@ export interface FakeJellyfin {
   userToken: string;
   /** Accepted Media/Updated calls, each with its entries. */
   mediaUpdates: RecordedUpdate[][];
+  /** Accepted Media/Updated calls with an empty Updates list: nothing to look at, so not in mediaUpdates (doctor's access check). */
+  readonly emptyUpdates: number;
   /** Paths accepted by ScanPath (Created or Refreshed), in order. */
   scanPaths: string[];
   /** The Path of every ScanPath call that reached the plugin, accepted or not ("" when missing). */
@@ -60,6 +62,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   let plugin = options.plugin ?? false;
   const scanPathStatus = new Map<string, ScanPathStatus>();
   const mediaUpdates: RecordedUpdate[][] = [];
+  let emptyUpdates = 0;
   const scanPaths: string[] = [];
   const scanPathCalls: string[] = [];
   const requests: FakeJellyfinRequest[] = [];
@@ -88,7 +91,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     if (route === "POST /library/media/updated") {
       const read = readMediaUpdated(request);
       if ("status" in read) return sendProblem(res, read.status, read.title);
-      mediaUpdates.push(read.updates);
+      if (read.updates.length === 0) emptyUpdates += 1;
+      else mediaUpdates.push(read.updates);
       waiter.notify();
       return sendJson(res, 204);
     }
@@ -101,6 +105,9 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     token,
     userToken,
     mediaUpdates,
+    get emptyUpdates() {
+      return emptyUpdates;
+    },
     scanPaths,
     scanPathCalls,
     requests,
