@@ -8,6 +8,7 @@ import type { Config } from "./types.js";
 import { checkMountRules } from "./mount-rules.js";
 import { checkNotifications } from "./notify-rules.js";
 import { checkSourceRules } from "./source-rules.js";
+import { checkRemoteRules } from "./remote-rules.js";
 
 /**
  * What a command needs beyond a well-formed file: "server" (the HTTP service:
@@ -33,6 +34,7 @@ export function checkRules(config: Config): string[] {
   problems.push(...checkMountRules(config));
   problems.push(...checkNotifications(config));
   problems.push(...checkSourceRules(config));
+  problems.push(...checkRemoteRules(config));
   const plexUrl = config.PLEX_LOCAL_URL === "" ? undefined : plexUrlProblem(config.PLEX_LOCAL_URL);
   if (plexUrl !== undefined) problems.push(`PLEX_LOCAL_URL: ${plexUrl}`);
   return problems;

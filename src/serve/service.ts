@@ -246,7 +246,18 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   const onPoll = wiring.metrics?.drivePoll;
   // The drive's own SOURCES rewrites decide which files have a media-server path, as the pipeline will map them.
   const driveMapper = sources.settingsFor("drive")?.mapper ?? mapper;
-  drive = await startDriveWiring({ config, db, ingest, mapper: driveMapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
+  drive = await startDriveWiring({
+    config,
+    db,
+    ingest,
+    mapper: driveMapper,
+    tokenFile: deps.paths.tokenFile,
+    remoteTokenFile: deps.paths.remoteTokenFile,
+    env: deps.env,
+    logger,
+    clock,
+    onPoll,
+  });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
   watch = startWatchers({ entries: config.WATCH, db, ingest, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, renderItems, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
 
 export interface FakeEmbyOptions {
   token?: string;
@@ -65,6 +65,10 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
+    if (route === "GET /items") {
+      const items = renderItems(request.url, libraries, (_, index) => mediaFolderId(index));
+      return sendJson(res, items.status, items.body);
+    }
     const read = readMediaUpdated(request);
     if ("status" in read) return sendProblem(res, read.status, read.title);
     if (read.updates.length === 0) emptyUpdates += 1;
@@ -92,12 +96,17 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info"]);
+const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
+
+/** Emby numbers its media folders; the fake's start at 3. */
+function mediaFolderId(index: number): string {
+  return String(index + 3);
+}
 
 function renderMediaFolder(library: FakeLibrary, index: number): Record<string, unknown> {
   return {
     Name: library.name,
-    Id: String(index + 3),
+    Id: mediaFolderId(index),
     Guid: library.id,
     SubFolders: library.locations.map((path, i) => ({ Name: path.split("/").pop(), Id: String(100 * (index + 1) + i), Path: path })),
   };

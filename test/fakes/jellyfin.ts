@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, field, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import { DEFAULT_MEDIA_LIBRARIES, field, readMediaUpdated, renderItems, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
 
 export interface FakeJellyfinOptions {
   /** An API key: every endpoint. */
@@ -88,6 +88,10 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
       return sendJson(res, 200, libraries.map(renderVirtualFolder));
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0", Id: "fakejellyfin" });
+    if (route === "GET /items") {
+      const items = renderItems(url, libraries);
+      return sendJson(res, items.status, items.body);
+    }
     if (route === "POST /library/media/updated") {
       const read = readMediaUpdated(request);
       if ("status" in read) return sendProblem(res, read.status, read.title);
@@ -127,7 +131,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info"]);
+const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
 
 function answerScanPath(
   request: FakeRequest,
