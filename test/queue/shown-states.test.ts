@@ -22,7 +22,7 @@ function setup() {
   return { ...made, browser, shown };
 }
 
-const byFolder = (scans: Array<{ folder: string }>, folder: string) => scans.find((s) => s.folder === folder);
+const byFolder = <S extends { folder: string }>(scans: S[], folder: string): S | undefined => scans.find((s) => s.folder === folder);
 
 describe("the states a scan shows", () => {
   it("tell each wait apart, offer only the meaningful actions, and count the same as the lists", () => {
