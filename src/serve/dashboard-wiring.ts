@@ -54,6 +54,7 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
   };
   const metrics = config.METRICS.ENABLED
     ? createMetrics({
+        targetNames: targets.map((b) => b.target.name),
         queueDepth: () => browser.counts(),
         targets: () => deps.status().targets,
         drive: config.CLOUD.ENABLED ? () => deps.status().drive as { running: boolean } | undefined : undefined,
