@@ -17,30 +17,35 @@ export function prepareCountStatements(db: Database) {
   // A live scan with nothing in flight and nothing to wait for before its turn (@busy: ids of scans in flight).
   const due = `s.state IN ('open', 'closed') AND s.due_at <= @now AND s.files_state <> 'waiting'
     AND s.id NOT IN (SELECT value FROM json_each(@busy))`;
-  // Every pending delivery of scan s goes to a held target (@held: their names).
-  const held = `EXISTS (SELECT 1 FROM scan_delivery h INDEXED BY scan_delivery_scan_target WHERE h.scan_id = s.id AND h.state = 'pending'
-      AND h.target IN (SELECT value FROM json_each(@held)))
-    AND NOT EXISTS (SELECT 1 FROM scan_delivery o INDEXED BY scan_delivery_scan_target WHERE o.scan_id = s.id AND o.state = 'pending'
+  // Scan s has a pending delivery to a target that is not held (@held: the held targets' names).
+  const free = `EXISTS (SELECT 1 FROM scan_delivery o INDEXED BY scan_delivery_scan_target WHERE o.scan_id = s.id AND o.state = 'pending'
       AND o.target NOT IN (SELECT value FROM json_each(@held)))`;
+  // CROSS JOIN keeps the delivery index as the outer loop: the walk is as long as what it counts.
   return {
     stored: p<[]>("SELECT state, n FROM scan_count WHERE n > 0"),
     delivering: p<[]>("SELECT DISTINCT scan_id AS id FROM scan_delivery INDEXED BY scan_delivery_lease WHERE state = 'delivering'"),
     confirming: p<[]>("SELECT DISTINCT scan_id AS id FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming'"),
-    waitingFiles: p<[{ busy: string }]>(
-      `SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')
-       AND id NOT IN (SELECT value FROM json_each(@busy))`,
+    waitingFiles: p<[]>(
+      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')",
     ),
-    debouncing: p<[{ busy: string; now: number }]>(
+    // Covered by the index (due_at, files_state): no table row is read.
+    debouncing: p<[{ now: number }]>(
       `SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_live_due WHERE state IN ('open', 'closed') AND due_at > @now
-       AND files_state <> 'waiting' AND id NOT IN (SELECT value FROM json_each(@busy))`,
+       AND files_state <> 'waiting'`,
     ),
-    held: p<[{ busy: string; now: number; held: string }]>(
-      `SELECT COUNT(DISTINCT d.scan_id) AS n FROM scan_delivery d INDEXED BY scan_delivery_next JOIN scan_queue s ON s.id = d.scan_id
-       WHERE d.state = 'pending' AND d.target IN (SELECT value FROM json_each(@held)) AND ${due} AND ${held}`,
+    // Of the scans in flight (few), those the two counts above took in.
+    busyWaiting: p<[{ busy: string; now: number }]>(
+      `SELECT COALESCE(SUM(files_state = 'waiting'), 0) AS files, COALESCE(SUM(files_state <> 'waiting' AND due_at > @now), 0) AS debouncing
+       FROM scan_queue WHERE id IN (SELECT value FROM json_each(@busy))`,
+    ),
+    // Due scans some target not held can take: the backlog of the targets that work (they drain it).
+    free: p<[{ busy: string; now: number; held: string }]>(
+      `SELECT COUNT(DISTINCT d.scan_id) AS n FROM scan_delivery d INDEXED BY scan_delivery_next CROSS JOIN scan_queue s ON s.id = d.scan_id
+       WHERE d.state = 'pending' AND d.target NOT IN (SELECT value FROM json_each(@held)) AND ${due}`,
     ),
     retrying: p<[{ busy: string; now: number; held: string }]>(
-      `SELECT COUNT(DISTINCT r.scan_id) AS n FROM scan_delivery r INDEXED BY scan_delivery_retrying JOIN scan_queue s ON s.id = r.scan_id
-       WHERE r.state = 'pending' AND r.attempts > 0 AND ${due} AND NOT (${held})`,
+      `SELECT COUNT(DISTINCT r.scan_id) AS n FROM scan_delivery r INDEXED BY scan_delivery_retrying CROSS JOIN scan_queue s ON s.id = r.scan_id
+       WHERE r.state = 'pending' AND r.attempts > 0 AND ${due} AND (@held = '[]' OR ${free})`,
     ),
   };
 }
@@ -65,17 +70,19 @@ export function countScans(st: CountStatements, now: number, holds: readonly Hol
   counts.delivering = delivering.size;
   counts.confirming = confirming.length;
   const busy = JSON.stringify([...delivering, ...confirming]);
-  counts["waiting-for-files"] = n(st.waitingFiles.get({ busy }));
-  counts.debouncing = n(st.debouncing.get({ busy, now }));
-  const rest = live - counts.delivering - counts.confirming - counts["waiting-for-files"] - counts.debouncing;
+  const inFlight = st.busyWaiting.get({ busy, now }) as { files: number; debouncing: number };
+  counts["waiting-for-files"] = n(st.waitingFiles.get()) - inFlight.files;
+  counts.debouncing = n(st.debouncing.get({ now })) - inFlight.debouncing;
+  // Due, nothing in flight, no file to wait for: every one of them has a pending delivery.
+  const due = live - counts.delivering - counts.confirming - counts["waiting-for-files"] - counts.debouncing;
   if (holds.some((h) => h.kind === "anchor")) {
-    counts.held = rest;
+    counts.held = due;
     return counts;
   }
   const held = JSON.stringify([...heldTargets(holds)]);
-  counts.held = held === "[]" ? 0 : n(st.held.get({ busy, now, held }));
+  counts.held = held === "[]" ? 0 : due - n(st.free.get({ busy, now, held }));
   counts.retrying = n(st.retrying.get({ busy, now, held }));
-  counts.queued = rest - counts.held - counts.retrying;
+  counts.queued = due - counts.held - counts.retrying;
   return counts;
 }
 

@@ -51,6 +51,11 @@ describe("the shipped alert rules", () => {
     expect(result.status).toBe(0);
   });
 
+  it("are the ones docs/metrics.md shows", () => {
+    const rules = readFileSync(RULES, "utf8");
+    expect(readFileSync("docs/metrics.md", "utf8")).toContain(`groups:${rules.split("groups:")[1]}`);
+  });
+
   it("watch only metrics a fresh service exports, the counters at 0 for every target and outcome", async () => {
     const metrics = createMetrics({
       targetNames: ["plex", "jellyfin"],
