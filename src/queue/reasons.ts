@@ -39,7 +39,11 @@ export function reasonFor(scan: ReasonInput, holds: readonly Hold[], now: number
       return retrying(scan, now);
     case "queued": {
       const targets = scan.deliveries.filter((d) => d.state === "pending").map((d) => d.target);
-      return at("queued", `due since ${clockTime(scan.dueAt, now)}; waiting its turn for ${targets.join(", ") || "its targets"}`, scan.dueAt);
+      return at(
+        "queued",
+        `due since ${clockTime(scan.dueAt, now)}; waiting its turn for ${targets.join(", ") || "its targets"}`,
+        scan.dueAt,
+      );
     }
     case "delivering": {
       const targets = scan.deliveries.filter((d) => d.state === "delivering").map((d) => d.target);
@@ -73,7 +77,8 @@ function waitingForFiles(scan: ReasonInput, now: number): ScanReason {
 
 /** Where a path came from: the mapping that rewrote it, with the question a wrong mapping raises. */
 export function mappedFrom(origin: RequestOrigin): string {
-  if (origin.mappingKey === null || origin.mappingPrefix === null) return `named as \`${origin.path}\`; no SERVER_PATH_MAPPINGS entry rewrote it`;
+  if (origin.mappingKey === null || origin.mappingPrefix === null)
+    return `named as \`${origin.path}\`; no SERVER_PATH_MAPPINGS entry rewrote it`;
   if (origin.path === origin.mapped) return `named as \`${origin.path}\`, already the media server's path`;
   return `mapped from \`${origin.path}\` by the mapping for \`${origin.mappingKey}\` — is \`${origin.mappingPrefix}\` the download folder?`;
 }
@@ -95,7 +100,11 @@ function held(scan: ReasonInput, holds: readonly Hold[], now: number): ScanReaso
   if (!hold) return { code: "target-down", text: "held", at: null };
   const why = hold.detail ? ` (${hold.detail})` : "";
   if (hold.kind === "token-refused")
-    return { code: "token-refused", text: `held: ${hold.subject} refused the token at ${clockTime(hold.since, now)}${why}`, at: hold.since };
+    return {
+      code: "token-refused",
+      text: `held: ${hold.subject} refused the token at ${clockTime(hold.since, now)}${why}`,
+      at: hold.since,
+    };
   return { code: "target-down", text: `held: ${hold.subject} is unreachable since ${clockTime(hold.since, now)}${why}`, at: hold.since };
 }
 

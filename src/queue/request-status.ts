@@ -53,9 +53,9 @@ export function requestStatus(db: Database, paths: readonly string[], now: numbe
     add(insideNamed.all({ from, to, limit: TRAILS_SHOWN }));
   }
   const trails = [...rows.values()].sort((a, b) => b.last_at - a.last_at).slice(0, TRAILS_SHOWN);
-  const scanRows = db.prepare("SELECT * FROM scan_queue WHERE id IN (SELECT value FROM json_each(?))").all(
-    JSON.stringify([...new Set(trails.map((t) => t.scan_id))]),
-  ) as ScanRow[];
+  const scanRows = db
+    .prepare("SELECT * FROM scan_queue WHERE id IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify([...new Set(trails.map((t) => t.scan_id))])) as ScanRow[];
   const scans = new Map(views.show(scanRows).map((s) => [s.id, s]));
   const requests = trails.flatMap((t) => {
     const scan = scans.get(t.scan_id);

@@ -62,7 +62,8 @@ export function countScans(st: CountStatements, now: number, holds: readonly Hol
   let live = 0;
   for (const row of st.stored.all() as Array<{ state: StoredScanState; n: number }>) {
     if (isLive(row.state)) live += row.n;
-    else if ((HISTORY_STATES as readonly string[]).includes(row.state)) counts[row.state as Exclude<StoredScanState, "open" | "closed">] += row.n;
+    else if ((HISTORY_STATES as readonly string[]).includes(row.state))
+      counts[row.state as Exclude<StoredScanState, "open" | "closed">] += row.n;
   }
   if (live === 0) return counts;
   const delivering = new Set((st.delivering.all() as Array<{ id: number }>).map((r) => r.id));

@@ -28,7 +28,9 @@ describe.skipIf(!runBrowserTests)("the dashboard in a real browser", () => {
     await page.goto(`${t.base}/`);
     const row = page.locator("#pending tbody tr", { hasText: "/data/TV/Lost" });
     const cell = row.locator("td.state-debouncing");
-    expect(await cell.textContent()).toMatch(/^debouncing \(in 10 min\)debouncing until \d\d:\d\d:\d\d: requests for the folder are merged/);
+    expect(await cell.textContent()).toMatch(
+      /^debouncing \(in 10 min\)debouncing until \d\d:\d\d:\d\d: requests for the folder are merged/,
+    );
     // Only what means something while it debounces: no Retry.
     expect(await row.locator("button").allTextContents()).toEqual(["Scan now", "Cancel"]);
     const due = await cell.locator("time").getAttribute("title");

@@ -27,9 +27,7 @@ const byFolder = <S extends { folder: string }>(scans: S[], folder: string): S |
 describe("the states a scan shows", () => {
   it("tell each wait apart, offer only the meaningful actions, and count the same as the lists", () => {
     const { queue, clock, browser, shown } = setup();
-    queue.enqueue([
-      { folder: "/data/TV/Lost/Season 1", source: "sonarr", event: "Download", files: ["/data/TV/Lost/Season 1/e1.mkv"] },
-    ]);
+    queue.enqueue([{ folder: "/data/TV/Lost/Season 1", source: "sonarr", event: "Download", files: ["/data/TV/Lost/Season 1/e1.mkv"] }]);
     queue.enqueue([request("/data/TV/Fringe"), request("/data/TV/Heroes"), request("/data/TV/Alias"), request("/data/TV/Dune")]);
     clock.advance(60_000);
     // Fringe goes out to both targets: Plex accepts and confirms, Jellyfin fails for good.
@@ -68,7 +66,9 @@ describe("the states a scan shows", () => {
     const heroes = byFolder(shown(), "/data/TV/Heroes");
     expect(heroes?.state).toBe("retrying");
     expect(heroes?.reason?.code).toBe("retrying");
-    expect(heroes?.reason?.text).toMatch(/^retrying jellyfin at \d\d:\d\d:\d\d after 1 attempt: TargetUnavailableError: connect ECONNREFUSED; plex at/);
+    expect(heroes?.reason?.text).toMatch(
+      /^retrying jellyfin at \d\d:\d\d:\d\d after 1 attempt: TargetUnavailableError: connect ECONNREFUSED; plex at/,
+    );
     expect(heroes?.actions).toEqual(["scan-now", "cancel"]);
     expect(browser.counts()).toEqual(tally(shown().map((s) => s.state)));
 
