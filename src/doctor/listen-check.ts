@@ -40,7 +40,8 @@ function tryBind(host: string, port: number): Promise<string | undefined> {
   });
 }
 
-async function scanarrHealth(host: string, port: number): Promise<string | undefined> {
+/** The `status` a scanarr at host:port answers on /health (ok or degraded), or undefined when none answers within 3 s. */
+export async function scanarrHealth(host: string, port: number): Promise<string | undefined> {
   const reach = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
   try {
     const response = await fetch(`http://${reach}:${port}/health`, { signal: AbortSignal.timeout(3_000) });

@@ -1,6 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, field, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import {
+  DEFAULT_MEDIA_LIBRARIES,
+  FakeItems,
+  libraryIndexOf,
+  field,
+  readMediaUpdated,
+  refreshedItemId,
+  type FakeLibrary,
+  type RecordedUpdate,
+} from "./media-browser.js";
 
 export interface FakeJellyfinOptions {
   /** An API key: every endpoint. */
@@ -30,12 +39,18 @@ export interface FakeJellyfin {
   userToken: string;
   /** Accepted Media/Updated calls, each with its entries. */
   mediaUpdates: RecordedUpdate[][];
+  /** Accepted Media/Updated calls with an empty Updates list: nothing to look at, so not in mediaUpdates (doctor's access check). */
+  readonly emptyUpdates: number;
   /** Paths accepted by ScanPath (Created or Refreshed), in order. */
   scanPaths: string[];
   /** The Path of every ScanPath call that reached the plugin, accepted or not ("" when missing). */
   scanPathCalls: string[];
   /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeJellyfinRequest[];
+  /** Items with paths (`GET /Items`) and the recorded `POST /Items/{id}/Refresh` calls. */
+  items: FakeItems;
+  /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
+  addItem(path: string): string;
   setLibraries(libraries: FakeLibrary[]): void;
   setPlugin(installed: boolean): void;
   /** Makes ScanPath answer `status` for `path` (Created by default). */
@@ -60,10 +75,13 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   let plugin = options.plugin ?? false;
   const scanPathStatus = new Map<string, ScanPathStatus>();
   const mediaUpdates: RecordedUpdate[][] = [];
+  let emptyUpdates = 0;
   const scanPaths: string[] = [];
   const scanPathCalls: string[] = [];
   const requests: FakeJellyfinRequest[] = [];
   const waiter = createWaiter();
+  const items = new FakeItems();
+  for (const library of libraries) for (const path of library.items ?? []) items.add(library.id, path);
 
   const identify = ({ req, url }: FakeRequest) => {
     const presented = readToken(req, url, options.legacyAuthorization ?? false);
@@ -78,8 +96,16 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     const { who } = identify(request);
     const route = `${req.method} ${url.pathname.toLowerCase()}`;
     if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0" });
-    if (!KNOWN_ROUTES.has(route) && !(plugin && route === "POST /library/scanpath")) return sendJson(res, 404);
+    const refreshId = req.method === "POST" ? refreshedItemId(url.pathname.toLowerCase(), url.pathname) : undefined;
+    if (!KNOWN_ROUTES.has(route) && !(plugin && route === "POST /library/scanpath") && refreshId === undefined) return sendJson(res, 404);
     if (who === "none") return sendProblem(res, 401, "Unauthorized");
+    if (route === "GET /items") return items.answerList(request, res);
+    if (refreshId !== undefined) {
+      // Refreshing an item is an administrator's action (RequiresElevation).
+      if (who !== "admin") return sendProblem(res, 403, "Forbidden");
+      items.answerRefresh(request, res, refreshId);
+      return waiter.notify();
+    }
     if (route === "GET /library/virtualfolders") {
       if (who !== "admin") return sendProblem(res, 403, "Forbidden");
       return sendJson(res, 200, libraries.map(renderVirtualFolder));
@@ -88,7 +114,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     if (route === "POST /library/media/updated") {
       const read = readMediaUpdated(request);
       if ("status" in read) return sendProblem(res, read.status, read.title);
-      mediaUpdates.push(read.updates);
+      if (read.updates.length === 0) emptyUpdates += 1;
+      else mediaUpdates.push(read.updates);
       waiter.notify();
       return sendJson(res, 204);
     }
@@ -101,9 +128,14 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     token,
     userToken,
     mediaUpdates,
+    get emptyUpdates() {
+      return emptyUpdates;
+    },
     scanPaths,
     scanPathCalls,
     requests,
+    items,
+    addItem: (path) => items.add((libraries[libraryIndexOf(libraries, path)] as FakeLibrary).id, path),
     setLibraries(next) {
       libraries = next;
     },
@@ -120,7 +152,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info"]);
+const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
 
 function answerScanPath(
   request: FakeRequest,
