@@ -1,6 +1,6 @@
 import type { Config } from "../config/types.js";
 import type { TargetRuntime } from "../domain.js";
-import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
+import type { ScanMetrics } from "../metrics/metrics.js";
 import { observeQueue } from "../metrics/observe-queue.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import type { PathMapper } from "../paths/mapper.js";
@@ -29,8 +29,11 @@ export interface DashboardWiringDeps {
   anchors?: AnchorMonitor;
 }
 
-/** The dashboard's and the metrics' dependencies, built from what serve already has. */
-export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
+/**
+ * The dashboard's and the metrics' dependencies, built from what serve already
+ * has. The metrics client is loaded only when METRICS.ENABLED.
+ */
+export async function wireDashboard(deps: DashboardWiringDeps): Promise<DashboardWiring> {
   const { config, db, queue, mapper, targets } = deps;
   const browser = new QueueBrowser(db);
   const dashboard: DashboardDeps = {
@@ -51,7 +54,7 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
     status: deps.status,
   };
   const metrics = config.METRICS.ENABLED
-    ? createMetrics({
+    ? (await import("../metrics/metrics.js")).createMetrics({
         queueDepth: () => browser.counts(),
         targets: () => deps.status().targets,
         drive: config.CLOUD.ENABLED ? () => deps.status().drive as { running: boolean } | undefined : undefined,

@@ -171,7 +171,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, queue, mapper, targets, status, anchors });
+  const wiring = await wireDashboard({ config, db, queue, mapper, targets, status, anchors });
   const compat = createCompatDeps(config, { clock, catalog });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
