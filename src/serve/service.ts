@@ -9,7 +9,8 @@ import type { Logger } from "../lib/logger.js";
 import { createIngest } from "../ingest/pipeline.js";
 import { createPathMapper } from "../paths/mapper.js";
 import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
-import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
+import type { Checkpointer } from "../queue/checkpointer.js";
+import { startCheckpointerOnWrite } from "../queue/checkpointer-on-write.js";
 import { createStorageWatch } from "../queue/storage-watch.js";
 import { createSpaceReserve } from "../queue/space-reserve.js";
 import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
@@ -116,7 +117,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     probeWrite(db);
   }
   function startCheckpointing(): Checkpointer {
-    return startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
+    return startCheckpointerOnWrite(database, logger, { onReport: (report) => storage.checkpointed(report) });
   }
   const storage = createStorageWatch({
     database,
