@@ -12,10 +12,12 @@
  *   node --import tsx bench/serve-memory.ts [folders=100000] [runs=3]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { hashPassword } from "../src/auth/password-hash.js";
 import type { Config } from "../src/config/types.js";
 import { startFakeDrive } from "../test/fakes/drive.js";
+import { fakeDriveCloud, writeFakeDriveToken } from "../test/helpers/service.js";
 import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
 import { runLoad } from "./lib/load.js";
@@ -95,11 +97,7 @@ async function measureIdle(): Promise<void> {
 async function idleServe(everything: boolean): Promise<number> {
   const overrides = everything ? await everyFeature() : {};
   const { installDir, paths } = await benchInstall(overrides);
-  if (everything) {
-    writeFileSync(paths.tokenFile, JSON.stringify({ access_token: "fake-access-token", refresh_token: "r", expiry_date: Date.now() + 3_600_000 }), {
-      mode: 0o600,
-    });
-  }
+  if (everything) writeFakeDriveToken(paths);
   return idleRss([path.join(repoRoot, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"]);
 }
 
@@ -108,14 +106,11 @@ async function everyFeature(): Promise<Partial<Config>> {
   onCleanup(() => drive.close());
   const watched = makeTempDir("scanarr-bench-watch-");
   mkdirSync(path.join(watched, "TV"));
-  const { defaultConfig } = await import("../src/config/defaults.js");
-  const { hashPassword } = await import("../src/auth/password-hash.js");
-  const cloud = defaultConfig(BENCH_PASS).CLOUD;
   return {
     METRICS: { ENABLED: true },
     SERVER_USERNAME: "admin",
     SERVER_PASSWORD_HASH: await hashPassword("bench-password"),
-    CLOUD: { ...cloud, ENABLED: true, CLIENT_ID: "client-id", CLIENT_SECRET: "client-secret", API_URL: drive.url, POLL_INTERVAL: 5 },
+    CLOUD: fakeDriveCloud(drive.url, ["My Drive/Media/TV/"], 5),
     WATCH: [{ PATHS: [watched], MODE: "events", MIN_AGE: 60 }],
     RUN_COMMAND_AFTER_SCAN: ["true"],
     NOTIFICATIONS: [{ TYPE: "json", URL: "http://127.0.0.1:9/notify" }],
@@ -124,7 +119,11 @@ async function everyFeature(): Promise<Partial<Config>> {
 
 /** Starts node with `args`, reads its RSS IDLE_AFTER_S seconds later, stops it. */
 async function idleRss(args: string[]): Promise<number> {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   onCleanup(async () => {
     child.kill("SIGKILL");
@@ -144,5 +143,7 @@ function median(values: number[]): number {
 }
 
 function loadAverage(): string {
-  return (process.platform === "linux" ? execFileSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).split(" ").slice(0, 3) : ["?"]).join(" ");
+  return (process.platform === "linux" ? execFileSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).split(" ").slice(0, 3) : ["?"]).join(
+    " ",
+  );
 }
