@@ -208,6 +208,10 @@ function cryptView(): RemoteView {
       decodedNames++;
       return inner.decryptSegment(name, isDir);
     },
+    decryptSegments(names, isDir) {
+      decodedNames += names.length;
+      return inner.decryptSegments(names, isDir);
+    },
   };
   return { ...view, crypt: [{ ...view.crypt[0]!, decoder: timed }] };
 }

@@ -87,10 +87,13 @@ export async function handleChangePage(changes: DriveChange[], ctx: PageContext)
   }
   ctx.cache.apply(ctx.log.logKey, upserts, removals);
 
+  const resolved: Array<string | undefined> = [];
+  for (const file of files) resolved.push(await ctx.resolver.resolveFile(file));
+  ctx.reader?.prepare(resolved.filter((p): p is string => p !== undefined));
   const newFiles: string[] = [];
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     stats.files++;
-    const drivePath = await newFileOf(file, ctx, stats);
+    const drivePath = newFileOf(file, resolved[i], ctx, stats);
     if (drivePath !== undefined) newFiles.push(drivePath);
   }
   if (newFiles.length === 0) return stats;
@@ -104,9 +107,8 @@ export async function handleChangePage(changes: DriveChange[], ctx: PageContext)
 }
 
 /** The drive path of a file to scan: one in the watched folders, allowed by CLOUD.ALLOWED, mappable and new to the media server. */
-async function newFileOf(file: DriveItem, ctx: PageContext, stats: PageStats): Promise<string | undefined> {
-  const resolved = await ctx.resolver.resolveFile(file);
-  const read = resolved === undefined ? undefined : (ctx.reader?.(resolved) ?? { kind: "plain", path: resolved });
+function newFileOf(file: DriveItem, resolved: string | undefined, ctx: PageContext, stats: PageStats): string | undefined {
+  const read = resolved === undefined ? undefined : (ctx.reader?.read(resolved) ?? { kind: "plain", path: resolved });
   if (read === undefined || read.kind === "outside") {
     stats.unresolved++;
     ctx.logger.debug({ id: file.id, name: file.name }, "Drive change outside the watched folders; skipped");

@@ -5,6 +5,8 @@ import type { LogChoice } from "./change-logs.js";
 /** Reads the names of one encrypted folder (an rclone crypt remote's name cipher); throws on a name it did not write. */
 export interface NameDecoder {
   decryptSegment(name: string, isDir: boolean): string;
+  /** Many names at once (one pass through the cipher); an Error in place of each name that does not decode. */
+  decryptSegments(names: readonly string[], isDir: boolean): Array<string | Error>;
 }
 
 /** A folder of the watched drive: plain names below a folder id (a remote's root_folder_id) or below the drive's root. */
@@ -44,8 +46,12 @@ export type ReadPath =
   | { kind: "outside" }
   | { kind: "undecodable"; name: string };
 
-/** Turns a resolved Drive path into the path the filters, the mappings and the scan see. */
-export type PathReader = (drivePath: string) => ReadPath;
+/** Turns resolved Drive paths into the paths the filters, the mappings and the scan see. */
+export interface PathReader {
+  /** Decodes the new names of a page's paths together (a page of names costs a third of one-by-one decoding). */
+  prepare(drivePaths: readonly string[]): void;
+  read(drivePath: string): ReadPath;
+}
 
 /** Where a FolderRef starts: the path of a folder id, or of the watched drive's root. */
 export type FolderPathOf = (rootFolderId: string | undefined) => Promise<string | undefined>;
@@ -62,7 +68,8 @@ const REPORTED_ENTRIES = 10_000;
  * other Drive path. A name that does not decode is logged once at debug.
  */
 export class RemoteNames {
-  private readonly memos: BoundedMap<string, string | undefined>[];
+  /** Decoded folder names per crypt folder, and the Error of a name that does not decode. */
+  private readonly memos: BoundedMap<string, string | Error>[];
   private readonly reported = new BoundedMap<string, true>(REPORTED_ENTRIES);
 
   constructor(
@@ -83,34 +90,56 @@ export class RemoteNames {
     }
     // The deepest crypt folder first, when one lies inside another.
     crypt.sort((a, b) => b.parts.length - a.parts.length);
-    return (drivePath) => {
-      const parts = splitPath(drivePath);
-      let read: ReadPath = { kind: "plain", path: drivePath };
-      const folder = crypt.find((c) => startsWith(parts, c.parts) && parts.length > c.parts.length);
-      if (folder) read = this.decode(parts, folder.parts.length, folder.index);
-      if (scope === undefined || (read.kind !== "plain" && read.kind !== "decoded")) return read;
-      if (scope === null || !startsWith(splitPath(read.path), scope)) return { kind: "outside" };
-      return read;
+    const cryptFolderOf = (parts: string[]) => crypt.find((c) => startsWith(parts, c.parts) && parts.length > c.parts.length);
+    // A page's decoded file names; folder names go to the lasting memo.
+    const files = new Map<string, string | Error>();
+    return {
+      prepare: (drivePaths) => {
+        const wanted = this.view.crypt.map(() => ({ dirs: new Set<string>(), files: new Set<string>() }));
+        for (const drivePath of drivePaths) {
+          const parts = splitPath(drivePath);
+          const folder = cryptFolderOf(parts);
+          if (!folder) continue;
+          const memo = this.memos[folder.index]!;
+          for (let i = folder.parts.length; i < parts.length - 1; i++)
+            if (memo.get(`d/${parts[i]}`) === undefined) wanted[folder.index]!.dirs.add(parts[i]!);
+          wanted[folder.index]!.files.add(parts[parts.length - 1]!);
+        }
+        for (const [index, names] of wanted.entries()) {
+          const decoder = this.view.crypt[index]!.decoder;
+          const dirs = [...names.dirs];
+          decoder.decryptSegments(dirs, true).forEach((plain, i) => this.memos[index]!.set(`d/${dirs[i]}`, plain));
+          const fileNames = [...names.files];
+          decoder.decryptSegments(fileNames, false).forEach((plain, i) => files.set(`${index}/${fileNames[i]}`, plain));
+        }
+      },
+      read: (drivePath) => {
+        const parts = splitPath(drivePath);
+        let read: ReadPath = { kind: "plain", path: drivePath };
+        const folder = cryptFolderOf(parts);
+        if (folder) read = this.decode(parts, folder.parts.length, folder.index, files);
+        if (scope === undefined || (read.kind !== "plain" && read.kind !== "decoded")) return read;
+        if (scope === null || !startsWith(splitPath(read.path), scope)) return { kind: "outside" };
+        return read;
+      },
     };
   }
 
-  private decode(parts: string[], from: number, index: number): ReadPath {
+  private decode(parts: string[], from: number, index: number, prepared: ReadonlyMap<string, string | Error>): ReadPath {
     const folder = this.view.crypt[index]!;
     const memo = this.memos[index]!;
     const out = parts.slice(0, from);
     for (let i = from; i < parts.length; i++) {
       const name = parts[i]!;
       const isDir = i < parts.length - 1;
-      const key = isDir ? `d/${name}` : `f/${name}`;
-      let plain = memo.get(key);
+      let plain = isDir ? memo.get(`d/${name}`) : prepared.get(`${index}/${name}`);
       if (plain === undefined) {
-        try {
-          plain = folder.decoder.decryptSegment(name, isDir);
-        } catch (error) {
-          this.reportOnce(folder.remote, name, error);
-          return { kind: "undecodable", name };
-        }
-        if (isDir) memo.set(key, plain);
+        plain = decodeOne(folder.decoder, name, isDir);
+        if (isDir) memo.set(`d/${name}`, plain);
+      }
+      if (plain instanceof Error) {
+        this.reportOnce(folder.remote, name, plain);
+        return { kind: "undecodable", name };
       }
       out.push(plain);
     }
@@ -130,6 +159,14 @@ async function partsOf(at: FolderRef | string, pathOf: FolderPathOf): Promise<st
   if (typeof at === "string") return splitPath(at);
   const base = await pathOf(at.rootFolderId);
   return base === undefined ? undefined : [...splitPath(base), ...at.names];
+}
+
+function decodeOne(decoder: NameDecoder, name: string, isDir: boolean): string | Error {
+  try {
+    return decoder.decryptSegment(name, isDir);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 function splitPath(path: string): string[] {

@@ -47,6 +47,7 @@ export async function wireDashboard(deps: DashboardWiringDeps): Promise<Dashboar
         targets: targets.map((b) => ({
           name: b.target.name,
           toTargetPath: b.toTargetPath,
+          ...(b.explainTargetPath ? { explainTargetPath: b.explainTargetPath } : {}),
           libraries: b.libraries.knownLibraries() ?? { error: "not read yet (the target has not answered since the start)" },
         })),
       }),

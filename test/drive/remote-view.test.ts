@@ -41,7 +41,7 @@ describe("reading Drive paths through an rclone remote", () => {
       {},
       all,
     );
-    const read = await new RemoteNames(view, silentLogger()).reader(pathOf);
+    const { read } = await new RemoteNames(view, silentLogger()).reader(pathOf);
     expect(read(`My Drive/Stuff/encrypt/${enc("Media/TV/Show/x.mkv")}`)).toEqual({
       kind: "decoded",
       path: "My Drive/Stuff/encrypt/Media/TV/Show/x.mkv",
@@ -63,7 +63,7 @@ describe("reading Drive paths through an rclone remote", () => {
       {},
       all,
     );
-    const read = await new RemoteNames(view, silentLogger()).reader(pathOf);
+    const { read } = await new RemoteNames(view, silentLogger()).reader(pathOf);
     expect(read(`My Drive/encrypt/${enc("Media/TV/Show/x.mkv")}`)).toEqual({
       kind: "decoded",
       path: "My Drive/encrypt/Media/TV/Show/x.mkv",
@@ -74,7 +74,7 @@ describe("reading Drive paths through an rclone remote", () => {
   it("skips everything when the remote's root_folder_id is not on the drive", async () => {
     const all = remotes({ root_folder_id: "0AGone" });
     const view = buildView({ name: "gdrive", section: all.get("gdrive")!, folder: [], crypt: undefined }, {}, all);
-    const read = await new RemoteNames(view, silentLogger()).reader(pathOf);
+    const { read } = await new RemoteNames(view, silentLogger()).reader(pathOf);
     expect(read("My Drive/Media/x.mkv")).toEqual({ kind: "outside" });
   });
 
@@ -87,11 +87,47 @@ describe("reading Drive paths through an rclone remote", () => {
       filenameEncoding: "base32",
       directoryNameEncryption: false,
     });
-    const read = await new RemoteNames(view, silentLogger()).reader(pathOf);
+    const { read } = await new RemoteNames(view, silentLogger()).reader(pathOf);
     expect(read(`My Drive/encrypt/Media/TV/${fileCipher.encryptSegment("x.mkv", false)}`)).toEqual({
       kind: "decoded",
       path: "My Drive/encrypt/Media/TV/x.mkv",
     });
     expect(read("My Drive/Media/TV/y.mkv")).toEqual({ kind: "plain", path: "My Drive/Media/TV/y.mkv" });
+  });
+
+  it("decodes a prepared page's names in one batch per kind, folder names once across pages, and still skips a bad name", async () => {
+    const all = remotes({});
+    const view = buildView(
+      { name: "gdrive", section: all.get("gdrive")!, folder: ["encrypt"], crypt: { name: "gcrypt", section: CRYPT, within: [] } },
+      {},
+      all,
+    );
+    const inner = view.crypt[0]!.decoder;
+    const calls: string[] = [];
+    const counted = {
+      decryptSegment: (name: string, isDir: boolean) => {
+        calls.push(`one ${isDir ? "dir" : "file"}`);
+        return inner.decryptSegment(name, isDir);
+      },
+      decryptSegments: (names: readonly string[], isDir: boolean) => {
+        calls.push(`${names.length} ${isDir ? "dirs" : "files"}`);
+        return inner.decryptSegments(names, isDir);
+      },
+    };
+    const names = new RemoteNames({ ...view, crypt: [{ ...view.crypt[0]!, decoder: counted }] }, silentLogger());
+    const page = ["e01", "e02", "e03"].map((e) => `My Drive/encrypt/${enc(`Media/TV/Show/${e}.mkv`)}`);
+    const bad = `My Drive/encrypt/${enc("Media/TV/Show")}/not-ours.mkv`;
+    const first = await names.reader(pathOf);
+    first.prepare([...page, bad]);
+    expect(calls).toEqual(["3 dirs", "4 files"]); // Media, TV, Show: the bad path shares them
+    expect(page.map(first.read)).toEqual(
+      ["e01", "e02", "e03"].map((e) => ({ kind: "decoded", path: `My Drive/encrypt/Media/TV/Show/${e}.mkv` })),
+    );
+    expect(first.read(bad)).toEqual({ kind: "undecodable", name: "not-ours.mkv" });
+    expect(calls).toHaveLength(2);
+
+    const second = await names.reader(pathOf);
+    second.prepare([`My Drive/encrypt/${enc("Media/TV/Show/e04.mkv")}`]);
+    expect(calls.slice(2)).toEqual(["0 dirs", "1 files"]);
   });
 });

@@ -9,7 +9,12 @@ export interface NameEncoding {
 export type NameEncodingName = "base32" | "base64" | "base32768";
 
 const BASE32_HEX = "0123456789abcdefghijklmnopqrstuv";
-const BASE32_VALUES = new Map([...BASE32_HEX].flatMap((c, i) => [[c, i] as const, [c.toUpperCase(), i] as const]));
+/** Character code -> value, -1 where the character is not in the alphabet (either case). */
+const BASE32_VALUES = new Int8Array(128).fill(-1);
+[...BASE32_HEX].forEach((c, i) => {
+  BASE32_VALUES[c.charCodeAt(0)] = i;
+  BASE32_VALUES[c.toUpperCase().charCodeAt(0)] = i;
+});
 /** Tail lengths (characters after the last full group of 8) that no byte count produces. */
 const BAD_BASE32_TAILS = new Set([1, 3, 6]);
 
@@ -38,8 +43,9 @@ const base32: NameEncoding = {
     let acc = 0;
     let bits = 0;
     for (let i = 0; i < text.length; i++) {
-      const value = BASE32_VALUES.get(text[i]!);
-      if (value === undefined) throw new Error(`illegal base32 data at input byte ${i}`);
+      const code = text.charCodeAt(i);
+      const value = code < 128 ? BASE32_VALUES[code]! : -1;
+      if (value < 0) throw new Error(`illegal base32 data at input byte ${i}`);
       acc = ((acc << 5) | value) & 0xfff;
       bits += 5;
       if (bits >= 8) {

@@ -38,6 +38,12 @@ describe("names that do not decode", () => {
         expect(() => cipher.decryptSegment(name, false), name).toThrow(CryptNameError);
         expect(() => cipher.decryptPath(name, true), name).toThrow(CryptNameError);
       }
+      // In a batch, each bad name comes back as its error and the good ones around it still decode.
+      const good = cipher.encryptSegment("good.mkv", false);
+      const batch = cipher.decryptSegments([good, ...names, good], false);
+      expect(batch[0]).toBe("good.mkv");
+      expect(batch.at(-1)).toBe("good.mkv");
+      for (const result of batch.slice(1, -1)) expect(result).toBeInstanceOf(CryptNameError);
     });
 
     it.skipIf(!hasRclone)(`are refused by the real rclone too (${label})`, () => {
@@ -93,11 +99,14 @@ describe("names that do not decode", () => {
     fc.assert(
       fc.property(text, fc.boolean(), (name, isDir) => {
         for (const cipher of ciphers) {
+          let single: string | CryptNameError;
           try {
-            expect(typeof cipher.decryptSegment(name, isDir)).toBe("string");
+            single = cipher.decryptSegment(name, isDir);
           } catch (error) {
             expect(error).toBeInstanceOf(CryptNameError);
+            single = error as CryptNameError;
           }
+          expect(cipher.decryptSegments([name], isDir)).toEqual([single]);
         }
       }),
       { numRuns: 1500 },

@@ -39,6 +39,8 @@ describe.skipIf(!hasRclone)("crypt names against the real rclone", () => {
       const encrypted = rclone.encode(plain);
       expect(plain.map((name) => cipher.encryptPath(name, true))).toEqual(encrypted);
       expect(encrypted.map((name) => cipher.decryptPath(name, true))).toEqual(plain);
+      // A batch of leaf names (a page of changes) decodes to the same.
+      expect(cipher.decryptSegments(encrypted.slice(0, NAMES.length), false)).toEqual(NAMES);
       // Directory names, as the Drive poller meets them: one segment at a time.
       const segments = encrypted[NAMES.length]!.split("/");
       expect(segments.map((segment, i) => cipher.decryptSegment(segment, i < segments.length - 1))).toEqual(PATHS[0]!.split("/"));
