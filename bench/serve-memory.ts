@@ -1,25 +1,38 @@
 /**
- * Memory of the real `scanarr serve` (a child process): RSS when idle and
- * after 100,000 distinct season folders were queued over HTTP (Sonarr
- * webhooks, 32 connections), plus the size of the SQLite queue on disk.
+ * Memory of the real `scanarr serve` (a child process).
  *
- *   node --import tsx bench/serve-memory.ts [folders=100000]
+ * First the idle RSS `IDLE_AFTER_S` seconds after the start, the median of
+ * `runs` starts each, of the built `serve` (`node bin/scanarr.js`, as the
+ * systemd unit and the image run it; `dist/` is compiled first) on the default
+ * config and with every feature on, beside a bare `node` that only waits.
+ * Then, from source as the other benches, the RSS after `folders` distinct
+ * season folders were queued over HTTP (Sonarr webhooks, 32 connections),
+ * plus the size of the SQLite queue on disk (folders=0 skips it).
+ *
+ *   node --import tsx bench/serve-memory.ts [folders=100000] [runs=3]
  */
-import { existsSync, statSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { hashPassword } from "../src/auth/password-hash.js";
+import type { Config } from "../src/config/types.js";
+import { startFakeDrive } from "../test/fakes/drive.js";
+import { fakeDriveCloud, writeFakeDriveToken } from "../test/helpers/service.js";
 import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
-import { runCleanup } from "./lib/cleanup.js";
+import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
 import { runLoad } from "./lib/load.js";
 import { readRssBytes } from "./lib/proc.js";
-import { logSize, startServeChild } from "./lib/serve-child.js";
+import { logSize, repoRoot, startServeChild } from "./lib/serve-child.js";
 import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
 
-const [FOLDERS = 100_000] = process.argv.slice(2).map(Number);
+const [FOLDERS = 100_000, RUNS = 3] = process.argv.slice(2).map(Number);
+const IDLE_AFTER_S = 20;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 try {
-  await measure();
+  await measureIdle();
+  if (FOLDERS > 0) await measure();
 } catch (error) {
   console.error(error);
   process.exitCode = 1;
@@ -59,4 +72,78 @@ async function measure(): Promise<void> {
   console.log(`queue on disk:     ${mb(dbBytes)} database + ${mb(walBytes)} WAL while running; ${mb(afterStop)} after a clean stop`);
   console.log(`log written:       ${mb(logBytes)} at info level`);
   console.log(`exit code on SIGTERM with ${pending} pending: ${code}`);
+}
+
+/** Idle RSS of bare node, the default config and every feature on, the median of RUNS starts each. */
+async function measureIdle(): Promise<void> {
+  execFileSync(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: repoRoot });
+  const cases: Array<[string, () => Promise<number>]> = [
+    ["bare node", () => idleRss(["-e", "setInterval(() => {}, 1000)"])],
+    ["serve, default config", () => idleServe(false)],
+    ["serve, every feature on", () => idleServe(true)],
+  ];
+  const figures = new Map<string, number[]>();
+  // Alternating, so a change in the machine's load touches every case alike.
+  for (let run = 0; run < RUNS; run++) {
+    for (const [name, measureOnce] of cases) figures.set(name, [...(figures.get(name) ?? []), await measureOnce()]);
+  }
+  console.log(`idle RSS ${IDLE_AFTER_S} s after the start, median of ${RUNS} (load average ${loadAverage()}):`);
+  for (const [name, values] of figures) {
+    console.log(`  ${name.padEnd(26)} ${mb(median(values))}   (runs: ${values.map(mb).join(", ")})`);
+  }
+}
+
+/** The built `serve` on a fresh install; with `everything`, metrics, a login, drive monitoring, a watch, hooks and notifications. */
+async function idleServe(everything: boolean): Promise<number> {
+  const overrides = everything ? await everyFeature() : {};
+  const { installDir, paths } = await benchInstall(overrides);
+  if (everything) writeFakeDriveToken(paths);
+  return idleRss([path.join(repoRoot, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"]);
+}
+
+async function everyFeature(): Promise<Partial<Config>> {
+  const drive = await startFakeDrive();
+  onCleanup(() => drive.close());
+  const watched = makeTempDir("scanarr-bench-watch-");
+  mkdirSync(path.join(watched, "TV"));
+  return {
+    METRICS: { ENABLED: true },
+    SERVER_USERNAME: "admin",
+    SERVER_PASSWORD_HASH: await hashPassword("bench-password"),
+    CLOUD: fakeDriveCloud(drive.url, ["My Drive/Media/TV/"], 5),
+    WATCH: [{ PATHS: [watched], MODE: "events", MIN_AGE: 60 }],
+    RUN_COMMAND_AFTER_SCAN: ["true"],
+    NOTIFICATIONS: [{ TYPE: "json", URL: "http://127.0.0.1:9/notify" }],
+  };
+}
+
+/** Starts node with `args`, reads its RSS IDLE_AFTER_S seconds later, stops it. */
+async function idleRss(args: string[]): Promise<number> {
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  onCleanup(async () => {
+    child.kill("SIGKILL");
+    await exited;
+  });
+  await pause(IDLE_AFTER_S * 1_000);
+  if (child.exitCode !== null) throw new Error(`node ${args.join(" ")} exited with ${child.exitCode} before the reading`);
+  const rss = readRssBytes(child.pid ?? 0);
+  child.kill("SIGTERM");
+  await exited;
+  return rss;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function loadAverage(): string {
+  return (process.platform === "linux" ? execFileSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).split(" ").slice(0, 3) : ["?"]).join(
+    " ",
+  );
 }

@@ -91,6 +91,16 @@ step "image $IMAGE from contrib/Dockerfile"
 podman build --pull=never --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -f contrib/Dockerfile -t "$IMAGE" . >"$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; exit 1; }
 
+# The runtime holds Node, the production dependencies and dist/ (issue 26): a bound keeps it that way.
+MAX_IMAGE_MB=200
+size_mb=$(($(podman image inspect --format '{{.Size}}' "$IMAGE") / 1000 / 1000))
+step "image size ${size_mb} MB (bound ${MAX_IMAGE_MB} MB)"
+if [ "$size_mb" -gt "$MAX_IMAGE_MB" ]; then
+  podman history "$IMAGE" | head -n 20
+  echo "the image is ${size_mb} MB, above ${MAX_IMAGE_MB} MB: something the runtime does not need was copied in" >&2
+  exit 1
+fi
+
 step "running it"
 node --import tsx test/container/run-image.ts "$IMAGE"
 podman image prune -f >/dev/null 2>&1 || true

@@ -6,7 +6,7 @@ import { onCleanup } from "./cleanup.js";
 import { findListeningPort } from "./proc.js";
 
 // SCANARR_BENCH_ROOT points at another checkout (a patched copy) to compare against this one.
-const repoRoot = path.resolve(process.env.SCANARR_BENCH_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "../.."));
+export const repoRoot = path.resolve(process.env.SCANARR_BENCH_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "../.."));
 
 export interface ServeChild {
   child: ChildProcess;

@@ -1,10 +1,5 @@
-import { assertClientConfigured } from "../auth/drive-auth.js";
-import { createServiceAccountAuth } from "../auth/service-account.js";
 import { readToken } from "../auth/token-store.js";
-import { verifyDriveAccess, verifyTokenRefresh } from "../auth/verify-access.js";
 import type { Config } from "../config/types.js";
-import { usesRcloneConfig } from "../rclone/monitor-remote.js";
-import { checkDriveRemote } from "./drive-remote-check.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 import { messageOf } from "../lib/errors.js";
 
@@ -20,7 +15,9 @@ export const driveCheck: DoctorCheck = {
   async run(ctx) {
     const cloud = ctx.config.CLOUD;
     if (!cloud.ENABLED) return [{ name: NAME, ok: true, detail: "drive monitoring is off (CLOUD.ENABLED is false)" }];
-    if (usesRcloneConfig(ctx.config)) return checkDriveRemote(ctx.config, ctx.env ?? {});
+    // Loaded only now: with drive monitoring off, neither doctor nor serve's start loads the Google client.
+    const { usesRcloneConfig } = await import("../rclone/monitor-remote.js");
+    if (usesRcloneConfig(ctx.config)) return (await import("./drive-remote-check.js")).checkDriveRemote(ctx.config, ctx.env ?? {});
     try {
       return [await check(ctx.config, ctx.paths.tokenFile)];
     } catch (error) {
@@ -31,6 +28,11 @@ export const driveCheck: DoctorCheck = {
 
 async function check(config: Config, tokenFile: string): Promise<CheckResult> {
   const cloud = config.CLOUD;
+  const [{ assertClientConfigured }, { createServiceAccountAuth }, { verifyDriveAccess, verifyTokenRefresh }] = await Promise.all([
+    import("../auth/drive-auth.js"),
+    import("../auth/service-account.js"),
+    import("../auth/verify-access.js"),
+  ]);
   if (cloud.SERVICE_ACCOUNT_FILE) {
     const account = await createServiceAccountAuth(cloud.SERVICE_ACCOUNT_FILE, cloud.TOKEN_URL);
     await verifyDriveAccess(account, cloud.API_URL);

@@ -1,4 +1,3 @@
-import { execa } from "execa";
 import { systemClock, type Clock } from "../lib/clock.js";
 import type { HookCommand } from "./hook-command.js";
 
@@ -49,6 +48,8 @@ const LINE_LIMIT = 500;
  * missing, fails or hangs is reported, and the scan goes on.
  */
 export async function runHook(command: HookCommand, options: RunHookOptions): Promise<HookResult> {
+  // Loaded on the first run: a service without hooks never pays for the process runner.
+  const { execa } = await import("execa");
   const clock = options.clock ?? systemClock;
   const started = Date.now();
   const tail = createTail();

@@ -1,7 +1,7 @@
 import type { Config } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { TargetRuntime } from "../domain.js";
-import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
+import type { ScanMetrics } from "../metrics/metrics.js";
 import { observeQueue } from "../metrics/observe-queue.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
 import type { PathMapper } from "../paths/mapper.js";
@@ -31,8 +31,11 @@ export interface DashboardWiringDeps {
   anchors?: AnchorMonitor;
 }
 
-/** The dashboard's and the metrics' dependencies, built from what serve already has. */
-export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
+/**
+ * The dashboard's and the metrics' dependencies, built from what serve already
+ * has. The metrics client is loaded only when METRICS.ENABLED.
+ */
+export async function wireDashboard(deps: DashboardWiringDeps): Promise<DashboardWiring> {
   const { config, db, queue, mapper, targets } = deps;
   const browser = new QueueBrowser(db, deps.clock);
   const dashboard: DashboardDeps = {
@@ -54,7 +57,7 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
     status: deps.status,
   };
   const metrics = config.METRICS.ENABLED
-    ? createMetrics({
+    ? (await import("../metrics/metrics.js")).createMetrics({
         targetNames: targets.map((b) => b.target.name),
         queueDepth: () => browser.counts(),
         targets: () => deps.status().targets,

@@ -1,15 +1,15 @@
 import { existsSync } from "node:fs";
 import type { Database } from "better-sqlite3";
-import { loadDriveAuth, type DriveAuth } from "../auth/drive-auth.js";
+import type { DriveAuth } from "../auth/drive-auth.js";
 import type { Config } from "../config/types.js";
-import { startDriveMonitor, type DriveMonitor, type MediaIndex } from "../drive/monitor.js";
+import type { DriveMonitor, MediaIndex } from "../drive/monitor.js";
 import type { Ingest } from "../ingest/pipeline.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/mapper.js";
 import { openPlexLibraryDb } from "../targets/plex/library-db.js";
 import { messageOf } from "../lib/errors.js";
-import { loadRemoteMonitoring, type RemoteMonitoring } from "../rclone/monitor-remote.js";
+import type { RemoteMonitoring } from "../rclone/monitor-remote.js";
 
 export interface DriveWiring {
   config: Config;
@@ -40,6 +40,12 @@ export interface DriveHandle {
  */
 export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
   if (!w.config.CLOUD.ENABLED) return { monitor: undefined, problem: undefined, stop: async () => undefined };
+  // Loaded only now: with drive monitoring off, the Google client (and its HTTP stack) never is.
+  const [{ loadDriveAuth }, { startDriveMonitor }, { loadRemoteMonitoring }] = await Promise.all([
+    import("../auth/drive-auth.js"),
+    import("../drive/monitor.js"),
+    import("../rclone/monitor-remote.js"),
+  ]);
   let auth: DriveAuth;
   let remote: RemoteMonitoring;
   try {

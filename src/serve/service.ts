@@ -9,7 +9,8 @@ import type { Logger } from "../lib/logger.js";
 import { createIngest } from "../ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../ingest/sources.js";
 import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
-import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
+import type { Checkpointer } from "../queue/checkpointer.js";
+import { startCheckpointerOnWrite } from "../queue/checkpointer-on-write.js";
 import { createStorageWatch } from "../queue/storage-watch.js";
 import { createSpaceReserve } from "../queue/space-reserve.js";
 import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
@@ -117,7 +118,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     probeWrite(db);
   }
   function startCheckpointing(): Checkpointer {
-    return startCheckpointer(database, logger, { onReport: (report) => storage.checkpointed(report) });
+    return startCheckpointerOnWrite(database, logger, { onReport: (report) => storage.checkpointed(report) });
   }
   const storage = createStorageWatch({
     database,
@@ -174,7 +175,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, clock, queue, mapper, targets, status, anchors });
+  const wiring = await wireDashboard({ config, db, clock, queue, mapper, targets, status, anchors });
   const compat = createCompatDeps(config, { clock, catalog, sources });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({

@@ -29,14 +29,33 @@ export function writeServeConfig(dir: string, plex: { url: string; token: string
   writeFileSync(path.join(dir, "config", "config.json"), JSON.stringify(config), { mode: 0o600 });
 }
 
+export interface SpawnServeOptions {
+  /** Node flags before tsx (e.g. `--import` of a recorder). */
+  nodeFlags?: string[];
+  env?: Record<string, string>;
+  logLevel?: "debug" | "info";
+}
+
 /** Starts `scanarr serve` in a child process (from source, no build) and waits for its port. */
-export async function spawnServe(installDir: string, timeoutMs = 20_000): Promise<ChildServe> {
+export async function spawnServe(installDir: string, timeoutMs = 20_000, options: SpawnServeOptions = {}): Promise<ChildServe> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(repoRoot, "src/cli/main.ts"), "--install-dir", installDir, "--log-format", "json", "serve"],
+    [
+      ...(options.nodeFlags ?? []),
+      "--import",
+      "tsx",
+      path.join(repoRoot, "src/cli/main.ts"),
+      "--install-dir",
+      installDir,
+      "--log-format",
+      "json",
+      "--log-level",
+      options.logLevel ?? "info",
+      "serve",
+    ],
     {
       cwd: repoRoot,
-      env: { ...process.env, NO_COLOR: "1" },
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

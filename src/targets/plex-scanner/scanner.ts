@@ -1,4 +1,3 @@
-import { execa } from "execa";
 import type { ScannerCommand, ScannerMode } from "./scanner-command.js";
 
 /** Why a scanner run did not end with the scanner's own exit code 0. */
@@ -45,6 +44,8 @@ export const KILL_GRACE_MS = 5_000;
  * that whole group from the terminal anyway.
  */
 export async function runScanner(command: ScannerCommand, options: RunScannerOptions): Promise<ScannerRun> {
+  // Loaded on the first run: only the scanner method pays for the process runner.
+  const { execa } = await import("execa");
   const stdin = options.stdin ?? "ignore";
   const child = execa(command.file, command.args, {
     env: { ...options.env, ...command.env },

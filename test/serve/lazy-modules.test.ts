@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config/types.js";
+import { downloadPayload } from "../fakes/arr-payloads.js";
+import { startFakePlex, type FakePlex } from "../fakes/plex.js";
+import { spawnServe, writeServeConfig, type ChildServe } from "../helpers/child-serve.js";
+import { tempDir } from "../helpers/cli.js";
+import { ARR_MAPPINGS, ARR_SECTIONS, TEST_PASS, waitFor } from "../helpers/service.js";
+
+// Issue 26: a library loads when its feature is on, not at start. These are the heavy optional ones.
+const OPTIONAL = [
+  "@googleapis/drive",
+  "googleapis-common",
+  "gaxios",
+  "@node-rs/argon2",
+  "prom-client",
+  "yaml",
+  "execa",
+  "@inquirer/prompts",
+];
+const RECORDER = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "../helpers/record-imports.mjs")).href;
+
+let plex: FakePlex | undefined;
+let serve: ChildServe | undefined;
+
+afterEach(async () => {
+  if (serve && serve.child.exitCode === null) {
+    serve.child.kill("SIGKILL");
+    await serve.exited;
+  }
+  serve = undefined;
+  await plex?.close();
+  plex = undefined;
+});
+
+/** The packages (node_modules/<name>) a `serve` on `overrides` loaded by the time it answered a webhook and ran its start-up checks. */
+async function packagesLoadedBy(overrides: Partial<Config>): Promise<{ packages: Set<string>; probeChildren: number }> {
+  plex = await startFakePlex({ sections: ARR_SECTIONS });
+  const dir = tempDir("scanarr-lazy-");
+  const record = path.join(dir, "imports.txt");
+  // The *arr's folders mapped to Plex's: mappings turn no feature on.
+  writeServeConfig(dir, plex, { SERVER_PATH_MAPPINGS: ARR_MAPPINGS, ...overrides });
+  serve = await spawnServe(dir, 60_000, {
+    nodeFlags: ["--import", RECORDER],
+    env: { SCANARR_RECORD_IMPORTS: record },
+    logLevel: "debug",
+  });
+  const base = `http://127.0.0.1:${serve.port}`;
+  const webhook = await fetch(`${base}/${TEST_PASS}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(downloadPayload("sonarr", "Sonarr", { id: 1, title: "Show", path: "/tv/Show" }, "Season 1/Show - S01E01.mkv")),
+  });
+  expect(webhook.status, await webhook.text()).toBe(202);
+  expect((await fetch(`${base}/health`)).status).toBeLessThan(600);
+  // The start-up checks log their results together once all have run (passing ones at debug).
+  const current = serve;
+  await waitFor(() => current.output().includes('"check":'), 30_000, "the start-up checks");
+  const pid = serve.child.pid ?? 0;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  const probeChildren = children.filter((child) => readFileSync(`/proc/${child}/cmdline`, "utf8").includes("probe-child")).length;
+  serve.child.kill("SIGTERM");
+  expect(await serve.exited).toBe(0);
+  const urls = readFileSync(record, "utf8").split("\n");
+  const packages = new Set(
+    urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name): name is string => name !== undefined),
+  );
+  return { packages, probeChildren };
+}
+
+describe("serve pays only for what is on", () => {
+  it("on the default config loads none of the optional libraries and starts no probe child", async () => {
+    const { packages, probeChildren } = await packagesLoadedBy({});
+    // The recorder sees what serve does need (a CommonJS package and an ES module one).
+    expect(packages).toContain("better-sqlite3");
+    expect(packages).toContain("commander");
+    expect(OPTIONAL.filter((name) => packages.has(name))).toEqual([]);
+    expect(probeChildren).toBe(0);
+  }, 120_000);
+
+  it("loads the metrics client once METRICS.ENABLED", async () => {
+    const { packages } = await packagesLoadedBy({ METRICS: { ENABLED: true } });
+    expect(packages).toContain("prom-client");
+    expect(packages).not.toContain("@googleapis/drive");
+  }, 120_000);
+});
