@@ -14,9 +14,10 @@
  * 202) in the same run with `wrk -t1 -c64 -d8s`, alternating, and prints the
  * ratios (bench/lib/ingest-wrk.ts); `--busy` adds a one-core busy loop beside
  * both, `--rounds N` (3), `--base <checkout>` runs that checkout's serve as a
- * third server (the code before a change), `--trace-gc` logs serve's GC:
+ * third server (the code before a change; `--base-flags "<node flags>"` for
+ * it alone), `--trace-gc` logs serve's GC:
  *
- *   node --import tsx bench/ingest.ts --wrk [seconds=8] [connections=64] [--rounds 3] [--busy] [--base <dir>] [--cpu-prof <dir>] [--trace-gc]
+ *   node --import tsx bench/ingest.ts --wrk [seconds=8] [connections=64] [--rounds 3] [--busy] [--base <dir> [--base-flags "..."]] [--cpu-prof <dir>] [--trace-gc]
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -48,6 +49,7 @@ if (flag("--wrk")) {
   const traceGc = flag("--trace-gc");
   const rounds = Number(valueOf("--rounds") ?? 3);
   const baseRoot = valueOf("--base");
+  const baseFlags = valueOf("--base-flags")?.split(" ").filter(Boolean);
   const [wrkSeconds = 8, wrkConnections = 64] = args.map(Number);
   try {
     await runWrkMode({
@@ -56,6 +58,7 @@ if (flag("--wrk")) {
       rounds,
       busy,
       baseRoot: baseRoot && path.resolve(baseRoot),
+      baseFlags,
       cpuProfDir,
       nodeFlags: traceGc ? ["--trace-gc"] : [],
     });

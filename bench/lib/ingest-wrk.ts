@@ -17,6 +17,8 @@ export interface WrkModeOptions {
   busy: boolean;
   /** Another checkout (the code before a change) run side by side as a third server. */
   baseRoot?: string;
+  /** Node flags of that third server only (e.g. the same checkout with --single-threaded-gc). */
+  baseFlags?: string[];
   cpuProfDir?: string;
   nodeFlags?: string[];
 }
@@ -49,10 +51,17 @@ async function startBare(): Promise<{ url: string; pid: number }> {
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid ?? 0 };
 }
 
-async function startServe(name: string, root: string | undefined, options: WrkModeOptions, plex: { url: string; token: string }): Promise<Server> {
+async function startServe(
+  name: string,
+  root: string | undefined,
+  options: WrkModeOptions,
+  plex: { url: string; token: string },
+  moreFlags: string[] = [],
+): Promise<Server> {
   const dir = makeTempDir();
   writeBenchConfig(dir, benchConfig(plex.url, plex.token));
-  const serve = await startServeChild(dir, { logLevel: "info", cpuProfDir: options.cpuProfDir, root, nodeFlags: options.nodeFlags });
+  const nodeFlags = [...(options.nodeFlags ?? []), ...moreFlags];
+  const serve = await startServeChild(dir, { logLevel: "info", cpuProfDir: options.cpuProfDir, root, nodeFlags });
   return {
     name,
     url: `http://127.0.0.1:${serve.port}/${BENCH_PASS}`,
@@ -79,7 +88,10 @@ export async function runWrkMode(options: WrkModeOptions): Promise<void> {
   const script = writeWrkScript(makeTempDir(), 1_000, episodeOf);
   const bare = await startBare();
   const servers: Server[] = [{ name: "bare node:http", ...bare }, await startServe("serve", undefined, options, plex)];
-  if (options.baseRoot) servers.push(await startServe(`serve (${path.basename(options.baseRoot)})`, options.baseRoot, options, plex));
+  if (options.baseRoot) {
+    const name = `serve (${path.basename(options.baseRoot)}${options.baseFlags?.length ? ` ${options.baseFlags.join(" ")}` : ""})`;
+    servers.push(await startServe(name, options.baseRoot, options, plex, options.baseFlags));
+  }
   const busy = options.busy ? startBusyLoop() : undefined;
   onCleanup(() => busy?.stop());
   const load = { threads: 1, connections: options.connections };
