@@ -64,7 +64,7 @@ export const PATHS_PER_SLICE = 1_000;
  * stay queued, which a retry of the same request merges with. A request of
  * up to this many is one transaction, as before.
  */
-export const REQUESTS_PER_COMMIT = 256;
+export const REQUESTS_PER_COMMIT = 512;
 
 /** Builds the pipeline every source (webhooks, manual scans, /triggers, watchers, drive) calls. */
 export function createIngest(deps: IngestDeps): Ingest {

@@ -50,20 +50,57 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? unicodeEscape(c));
 }
 
+/** Writers holding lines not yet written, flushed when the process exits (process.exit skips the microtasks). */
+const unflushed = new Set<() => void>();
+let exitHooked = false;
+
+/**
+ * Lines go out together once the code now running is done (a microtask):
+ * the 64 webhooks one group commit answers log 64 lines in one write
+ * instead of 64, each of which could block on a slow disk or a full pipe.
+ * Order is kept with anything written after an `await`; lines still held
+ * when the process exits are written then.
+ */
+export function batchedWriter(destination: NodeJS.WritableStream): (line: string) => void {
+  let held = "";
+  const flush = () => {
+    unflushed.delete(flush);
+    if (held === "") return;
+    const out = held;
+    held = "";
+    destination.write(out);
+  };
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      for (const pending of [...unflushed]) pending();
+    });
+  }
+  return (line) => {
+    if (held === "") {
+      unflushed.add(flush);
+      queueMicrotask(flush);
+    }
+    held += line;
+  };
+}
+
 function jsonStream(destination: NodeJS.WritableStream): NodeJS.WritableStream {
+  const write = batchedWriter(destination);
   return {
     write(chunk: string) {
-      destination.write(chunk.replace(RAW_IN_JSON, unicodeEscape));
+      write(chunk.replace(RAW_IN_JSON, unicodeEscape));
       return true;
     },
   } as NodeJS.WritableStream;
 }
 
 function prettyStream(destination: NodeJS.WritableStream, color: boolean): NodeJS.WritableStream {
+  const write = batchedWriter(destination);
   return {
     write(chunk: string) {
       const line = JSON.parse(chunk) as Record<string, unknown>;
-      destination.write(`${formatPretty(line, color)}\n`);
+      write(`${formatPretty(line, color)}\n`);
       return true;
     },
   } as NodeJS.WritableStream;
