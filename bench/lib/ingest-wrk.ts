@@ -38,7 +38,11 @@ interface Run extends WrkResult {
 }
 
 // Sonarr Download bodies over 100 series folders (two seasons each), 1,000 distinct bodies.
-const episodeOf = (n: number): Episode => ({ series: n % 100, season: (Math.floor(n / 100) % 2) + 1, episode: (Math.floor(n / 200) % 24) + 1 });
+const episodeOf = (n: number): Episode => ({
+  series: n % 100,
+  season: (Math.floor(n / 100) % 2) + 1,
+  episode: (Math.floor(n / 200) % 24) + 1,
+});
 
 /** The bare node:http server (reads the body, answers 202) in a child process. */
 async function startBare(): Promise<{ url: string; pid: number }> {
@@ -107,7 +111,12 @@ export async function runWrkMode(options: WrkModeOptions): Promise<void> {
       const to = Date.now();
       const cpu = readCpuSeconds(server.pid) - cpuBefore;
       const loop = server.loop?.(from, to);
-      const run: Run = { ...result, cpuUsPerReq: (cpu * 1e6) / Math.max(1, result.requests - result.errors), loopMax: loop?.max, loopP99: loop?.p99 };
+      const run: Run = {
+        ...result,
+        cpuUsPerReq: (cpu * 1e6) / Math.max(1, result.requests - result.errors),
+        loopMax: loop?.max,
+        loopP99: loop?.p99,
+      };
       runs.get(server.name)?.push(run);
       console.log(
         `round ${round + 1} ${server.name.padEnd(24)} ${Math.round(run.perSec)}/s  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms  max ${run.max.toFixed(0)} ms  errors ${run.errors}  CPU ${Math.round(run.cpuUsPerReq)} µs/req${loop ? `  loop delay max ${loop.max} ms, worst-second p99 ${loop.p99} ms` : ""}`,
@@ -122,8 +131,12 @@ export async function runWrkMode(options: WrkModeOptions): Promise<void> {
   console.log(
     `\nwrk -t1 -c${options.connections} -d${options.seconds}s, ${options.rounds} alternated rounds, Sonarr Download JSON over 100 series folders${options.busy ? ", one-core busy loop beside" : ""}; Node ${process.version}; ${new Date().toISOString()}`,
   );
-  console.log(`load average (1 min) ${loadBefore[0]?.toFixed(1)} before, ${loadAfter[0]?.toFixed(1)} after, on ${(await import("node:os")).availableParallelism()} cores`);
-  console.log("| server | req/s | × bare | p50 ms | p99 ms | p99 ÷ bare | max ms | loop delay max ms | loop p99 ms | µs CPU/req | errors |");
+  console.log(
+    `load average (1 min) ${loadBefore[0]?.toFixed(1)} before, ${loadAfter[0]?.toFixed(1)} after, on ${(await import("node:os")).availableParallelism()} cores`,
+  );
+  console.log(
+    "| server | req/s | × bare | p50 ms | p99 ms | p99 ÷ bare | max ms | loop delay max ms | loop p99 ms | µs CPU/req | errors |",
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const [name, list] of runs) {
     const m = (f: (r: Run) => number | undefined) => median(list.map((r) => f(r) ?? 0));

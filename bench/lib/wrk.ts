@@ -19,7 +19,8 @@ export function ensureWrk(): string {
   const found = spawnSync("sh", ["-c", "command -v wrk"], { encoding: "utf8" }).stdout.trim();
   if (found) return found;
   console.error("wrk is not installed: installing Debian's wrk with apt-get (the wrk mode of this bench needs it)");
-  const apt = (args: string[]) => execFileSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (args: string[]) =>
+    execFileSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   try {
     apt(["install", "-y", "--no-install-recommends", "wrk"]);
   } catch {
@@ -65,7 +66,12 @@ end
 }
 
 /** `wrk -t<threads> -c<connections> -d<seconds>s` against `url` with the script; resolves with its summary. */
-export function runWrk(wrk: string, script: string, url: string, options: { threads: number; connections: number; seconds: number }): Promise<WrkResult> {
+export function runWrk(
+  wrk: string,
+  script: string,
+  url: string,
+  options: { threads: number; connections: number; seconds: number },
+): Promise<WrkResult> {
   const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, "--timeout", "10s", "-s", script, url];
   return new Promise((resolve, reject) => {
     const child = spawn(wrk, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -79,7 +85,15 @@ export function runWrk(wrk: string, script: string, url: string, options: { thre
       if (code !== 0 || !line) return reject(new Error(`wrk exited ${code}:\n${out}`));
       const r = JSON.parse(line) as { requests: number; us: number; errors: number; p50: number; p99: number; max: number };
       const seconds = r.us / 1e6;
-      resolve({ requests: r.requests, seconds, errors: r.errors, perSec: (r.requests - r.errors) / seconds, p50: r.p50, p99: r.p99, max: r.max });
+      resolve({
+        requests: r.requests,
+        seconds,
+        errors: r.errors,
+        perSec: (r.requests - r.errors) / seconds,
+        p50: r.p50,
+        p99: r.p99,
+        max: r.max,
+      });
     });
   });
 }

@@ -19,6 +19,12 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
   /** More field paths (pino syntax) whose values are replaced by "[redacted]": the config's secrets. */
   redact?: readonly string[];
+  /**
+   * Lines of one stretch of code written together (batchedWriter). On by
+   * default for the process's own stderr/stdout; off for any other
+   * destination, which gets each line as it is logged.
+   */
+  batch?: boolean;
 }
 
 /** The service logger: readable in a terminal, one JSON object per line when asked. */
@@ -26,8 +32,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
   const destination = options.destination ?? process.stderr;
   const base = { level, redact: { paths: [...REDACT, ...(options.redact ?? [])], censor: "[redacted]" }, base: undefined };
-  if (options.format === "json") return pino(base, jsonStream(destination));
-  return pino(base, prettyStream(destination, options.color ?? false));
+  const batch = options.batch ?? (destination === process.stderr || destination === process.stdout);
+  const write = batch ? batchedWriter(destination) : (line: string) => void destination.write(line);
+  if (options.format === "json") return pino(base, jsonStream(write));
+  return pino(base, prettyStream(write, options.color ?? false));
 }
 
 /**
@@ -85,8 +93,7 @@ export function batchedWriter(destination: NodeJS.WritableStream): (line: string
   };
 }
 
-function jsonStream(destination: NodeJS.WritableStream): NodeJS.WritableStream {
-  const write = batchedWriter(destination);
+function jsonStream(write: (line: string) => void): NodeJS.WritableStream {
   return {
     write(chunk: string) {
       write(chunk.replace(RAW_IN_JSON, unicodeEscape));
@@ -95,8 +102,7 @@ function jsonStream(destination: NodeJS.WritableStream): NodeJS.WritableStream {
   } as NodeJS.WritableStream;
 }
 
-function prettyStream(destination: NodeJS.WritableStream, color: boolean): NodeJS.WritableStream {
-  const write = batchedWriter(destination);
+function prettyStream(write: (line: string) => void, color: boolean): NodeJS.WritableStream {
   return {
     write(chunk: string) {
       const line = JSON.parse(chunk) as Record<string, unknown>;

@@ -4,7 +4,10 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createLogger, type LogFormat } from "../../src/lib/logger.js";
 
-function capture(format: LogFormat): { logger: ReturnType<typeof createLogger>; text: () => Promise<string>; writes: () => number } {
+function capture(
+  format: LogFormat,
+  batch = false,
+): { logger: ReturnType<typeof createLogger>; text: () => Promise<string>; writes: () => number } {
   let text = "";
   let writes = 0;
   const destination = new Writable({
@@ -14,9 +17,9 @@ function capture(format: LogFormat): { logger: ReturnType<typeof createLogger>; 
       done();
     },
   });
-  // Lines go out once the code running now is done (a microtask).
+  // Batched lines go out once the code running now is done (a microtask).
   const settled = () => new Promise<string>((resolve) => setImmediate(() => resolve(text)));
-  return { logger: createLogger({ format, destination, level: "debug" }), text: settled, writes: () => writes };
+  return { logger: createLogger({ format, destination, level: "debug", batch }), text: settled, writes: () => writes };
 }
 
 /** Control characters a log line must never carry raw, apart from its own final newline. */
@@ -49,7 +52,7 @@ describe("log lines cannot be forged or carry terminal escapes", () => {
 
 describe("lines are written together", () => {
   it("writes the lines of one stretch of code in one write, in order, and the next stretch's after them", async () => {
-    const { logger, text, writes } = capture("json");
+    const { logger, text, writes } = capture("json", true);
     for (let i = 0; i < 64; i++) logger.info({ n: i }, "scan request accepted");
     await Promise.resolve();
     logger.info({ n: 64 }, "after an await");
