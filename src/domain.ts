@@ -19,6 +19,17 @@ export interface ScanRequest {
   files?: string[];
   /** True when the event removed `files` (a delete, a rename's old path): they are expected to be gone. */
   deletion?: boolean;
+  /**
+   * True when the items holding `files` must be refreshed (a sidecar: the
+   * item of its video; docs/item-refresh.md), on every target that can.
+   */
+  refresh?: boolean;
+  /**
+   * False when the request needs no folder scan on a target that knows the
+   * item of every file (only sidecars were named): that target refreshes the
+   * items and scans nothing. True (the default) otherwise.
+   */
+  scanFolder?: boolean;
 }
 
 /** A media-server library (Plex calls it a section). */
@@ -75,6 +86,25 @@ export interface Target {
   checkAccess?(): Promise<string>;
   /** What the last real exchange with the server showed, for /health. Absent when the target does not record it. */
   contact?(): Contact;
+  /**
+   * Refreshes the items holding `files` (same path form as a scan's files)
+   * in `library`: a video's own item, a sidecar's video's item
+   * (paths/sidecars.ts); a video named itself had its media changed, so Plex
+   * also analyzes it. Each item is refreshed once however many files name
+   * it. Resolves with the files the server has no item for (nothing was done
+   * for those); throws a Target*Error when the server cannot be asked.
+   * Absent: the target cannot refresh items (autoscan, Plex Media Scanner);
+   * its deliveries scan the folder instead.
+   */
+  refreshItems?(files: readonly string[], library: Library): Promise<ItemRefreshReport>;
+}
+
+/** What a target's item refresh did. */
+export interface ItemRefreshReport {
+  /** Distinct items refreshed. */
+  refreshed: number;
+  /** Files with no item on the server: the folder scan finds them. */
+  unknown: string[];
 }
 
 /** What the last real exchange with a media server showed; "unknown" until it answered or failed once. */
@@ -143,6 +173,13 @@ export interface RequestedPath {
   kind: "file" | "folder" | "unknown";
   /** The event removed this file (a delete, an upgrade's replaced file, a rename's old name). */
   deleted?: boolean;
+  /**
+   * The item holding this file must be refreshed: the file was replaced in
+   * place (an upgrade that kept the name, a remux). A sidecar (a subtitle, an
+   * .nfo, artwork: paths/sidecars.ts) needs no flag; its video's item is
+   * refreshed anyway.
+   */
+  refresh?: boolean;
 }
 
 /** The media servers' libraries as far as they are known; the way in refuses folders no library holds. */

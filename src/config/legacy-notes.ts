@@ -17,7 +17,8 @@ export const LEGACY_NOTES: Readonly<Record<string, string>> = {
     "ignored: the library of each folder is found from the media server's own list of library folders, the longest match first; `scanarr map <path>` shows which library a path lands in",
   PLEX_SECTION_PATH_MAPPINGS_WITH_API:
     "ignored: the library folders always come from Plex's API (from its database only for the scanner method and drive monitoring); remove the key",
-  "RCLONE.BINARY": "ignored: plex_autoscan ran this program only to decode crypt names (rclone cryptdecode); scanarr does not run it",
+  "RCLONE.BINARY":
+    "not needed, so it is ignored: scanarr decodes RCLONE.CRYPT_MAPPINGS names itself, with the passwords in RCLONE.CONFIG, instead of running rclone cryptdecode",
   "RCLONE.RC_CACHE_EXPIRE":
     "ignored: plex_autoscan renamed it RC_CACHE_REFRESH in 2019; until its keys (ENABLED, RC_URL, FILE_EXISTS_TO_REMOTE_MAPPINGS) move to RCLONE.RC_CACHE_REFRESH, rclone's directory cache is not refreshed before file checks",
   "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK":

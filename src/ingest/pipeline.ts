@@ -1,6 +1,7 @@
 import type { EnqueueOutcome, IngestOutcome, LibraryCatalog, RequestedPath, ScanRequest, ScanSink } from "../domain.js";
 import { nextTurn } from "../lib/next-turn.js";
 import { folderToScan, matchIgnoreList, PathError, PathSyntaxError, quotePath, type PathMapper } from "../paths/index.js";
+import { sidecarOf } from "../paths/sidecars.js";
 import { splitByLibrary } from "./library-check.js";
 import { listSome } from "./list-some.js";
 
@@ -28,6 +29,12 @@ export interface IngestOptions {
    * reaches the caller and nothing is queued.
    */
   admit?: () => Promise<void>;
+  /**
+   * True when the tool that asks replaced the named files in place (a
+   * remux): the items holding them are refreshed (and analyzed in Plex) as
+   * well as their folders scanned. Sidecars need no flag. False by default.
+   */
+  refresh?: boolean;
 }
 
 /**
@@ -43,10 +50,18 @@ export type Ingest = (
   options?: IngestOptions,
 ) => Promise<IngestOutcome>;
 
-/** Files a folder's request names: imports to wait for, deletions expected gone. */
+/**
+ * Files a folder's request names: imports to wait for, imports whose items
+ * are refreshed too (replaced in place), sidecars (only their videos' items
+ * are refreshed), deletions expected gone; and whether the folder itself was
+ * asked for.
+ */
 interface NamedFiles {
   imports: Set<string>;
+  replaced: Set<string>;
+  sidecars: Set<string>;
   deleted: Set<string>;
+  whole: boolean;
 }
 
 /**
@@ -69,7 +84,7 @@ export const REQUESTS_PER_COMMIT = 512;
 /** Builds the pipeline every source (webhooks, manual scans, /triggers, watchers, drive) calls. */
 export function createIngest(deps: IngestDeps): Ingest {
   return async (requested, source, event, options = {}) => {
-    const planned = await planFolders(requested, deps, options.nameFiles ?? true);
+    const planned = await planFolders(requested, deps, options.nameFiles ?? true, options.refresh ?? false);
     if (typeof planned === "string") return { result: "refused", source, event, message: planned };
     const { folders, ignored } = planned;
     if (folders.size === 0) {
@@ -97,6 +112,7 @@ async function planFolders(
   requested: readonly RequestedPath[],
   deps: IngestDeps,
   nameFiles: boolean,
+  refresh: boolean,
 ): Promise<{ folders: Map<string, NamedFiles>; ignored: string[] } | string> {
   const folders = new Map<string, NamedFiles>();
   const ignored: string[] = [];
@@ -127,11 +143,13 @@ async function planFolders(
       if (error instanceof PathSyntaxError) return `path ${quotePath(mapped)} ${error.message}`;
       throw error;
     }
-    const named = folders.get(folder) ?? { imports: new Set<string>(), deleted: new Set<string>() };
+    const named = folders.get(folder) ?? emptyNamed();
     folders.set(folder, named);
     // A file: the folder to scan is its parent, not the path itself.
     if (nameFiles && asked.kind !== "folder" && folder !== folderToScan(mapped, true)) {
-      (asked.deleted ? named.deleted : named.imports).add(mapped);
+      setOf(named, mapped, asked, refresh).add(mapped);
+    } else {
+      named.whole = true;
     }
   }
   return { folders, ignored };
@@ -150,11 +168,26 @@ async function enqueueInSlices(sink: ScanSink, requests: ScanRequest[]): Promise
   return { queued: [...queued], covered: [...covered].filter((folder) => !queued.has(folder)) };
 }
 
+function emptyNamed(): NamedFiles {
+  return { imports: new Set(), replaced: new Set(), sidecars: new Set(), deleted: new Set(), whole: false };
+}
+
+/** Where a named file goes: the sidecar table decides before any flag does. */
+function setOf(named: NamedFiles, mapped: string, asked: RequestedPath, refresh: boolean): Set<string> {
+  if (asked.deleted) return named.deleted;
+  if (sidecarOf(mapped)) return named.sidecars;
+  return asked.refresh || refresh ? named.replaced : named.imports;
+}
+
 function requestsFor(folder: string, named: NamedFiles | undefined, source: string, event: string): ScanRequest[] {
   const base = { folder, source, event };
-  if (!named || named.imports.size + named.deleted.size === 0) return [base];
+  if (!named) return [base];
   const asked: ScanRequest[] = [];
   if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports] });
+  if (named.replaced.size > 0) asked.push({ ...base, files: [...named.replaced], refresh: true });
+  if (named.sidecars.size > 0) asked.push({ ...base, files: [...named.sidecars], refresh: true, scanFolder: false });
   if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
+  // The folder itself was asked for (or its files go unnamed): it is scanned even when only sidecars were named.
+  if (asked.length === 0 || (named.whole && asked.every((r) => r.scanFolder === false))) asked.push(base);
   return asked;
 }

@@ -25,11 +25,12 @@ export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: n
  * (and their files). Costs one IN lookup over the folder's prefixes and one
  * index range scan.
  */
-export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: number): CoalesceResult {
+export function coalesceRequest(ctx: CoalesceContext, scanFolder: boolean, incoming: ScanFacts, now: number): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
     const merged = mergeFacts(ctx, [factsOf(holder), incoming]);
     saveMerged(ctx, holder.id, merged, now);
+    if (scanFolder) ctx.st.needFolderScan.run(holder.id);
     return {
       kind: holder.folder === incoming.folder ? "merged" : "covered",
       scanId: holder.id,
@@ -48,10 +49,11 @@ export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: 
     merged.firstRequestedAt,
     merged.lastRequestedAt,
     merged.dueAt,
+    scanFolder ? 1 : 0,
   );
   const scanId = Number(lastInsertRowid);
   for (const target of ctx.targets) ctx.st.insertDelivery.run(scanId, target, "pending", merged.priority, merged.dueAt, now);
-  for (const child of children) absorbScan(ctx, scanId, child.id, now);
+  for (const child of children) absorbScan(ctx, scanId, child, now);
   return { kind: "created", scanId, folder: merged.folder, dueAt: merged.dueAt };
 }
 
@@ -64,12 +66,12 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
   const holder = findOpenHolder(ctx, scan.folder);
   if (holder) {
     saveMerged(ctx, holder.id, mergeFacts(ctx, [factsOf(holder), factsOf(scan)]), now);
-    absorbScan(ctx, holder.id, scan.id, now);
+    absorbScan(ctx, holder.id, scan, now);
     return;
   }
   const children = findOpenDescendants(ctx, scan.folder);
   saveMerged(ctx, scan.id, mergeFacts(ctx, [factsOf(scan), ...children.map(factsOf)]), now);
-  for (const child of children) absorbScan(ctx, scan.id, child.id, now);
+  for (const child of children) absorbScan(ctx, scan.id, child, now);
 }
 
 function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
@@ -84,11 +86,12 @@ function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
-/** `childId` disappears into `intoId`, its files with it. */
-function absorbScan(ctx: CoalesceContext, intoId: number, childId: number, now: number): void {
-  moveFiles(ctx.fst, intoId, childId, ctx.gateFiles, now);
-  ctx.st.deleteDeliveries.run(childId);
-  ctx.st.deleteScan.run(childId);
+/** `child` disappears into `intoId`, its files (and its need of a folder scan) with it. */
+function absorbScan(ctx: CoalesceContext, intoId: number, child: ScanRow, now: number): void {
+  moveFiles(ctx.fst, intoId, child.id, ctx.gateFiles, now);
+  if (child.scan_folder !== 0) ctx.st.needFolderScan.run(intoId);
+  ctx.st.deleteDeliveries.run(child.id);
+  ctx.st.deleteScan.run(child.id);
 }
 
 function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {

@@ -89,6 +89,7 @@ export class ScanQueue extends QueueReads {
         const folder = folders[i] as string;
         const result = coalesceRequest(
           this.ctx,
+          request.scanFolder !== false,
           {
             folder,
             priority: this.priorityOf(folder),
@@ -101,7 +102,8 @@ export class ScanQueue extends QueueReads {
           },
           now,
         );
-        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], request.deletion ?? false, this.ctx.gateFiles, now);
+        const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
+        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], intent, this.ctx.gateFiles, now);
         (result.kind === "covered" ? covered : queued).add(folder);
         earliest = Math.min(earliest, result.dueAt);
       });
@@ -133,16 +135,17 @@ export class ScanQueue extends QueueReads {
   }
 
   /** The record* calls answer false when the claim is no longer ours (its lease ran out and was released). */
-  recordDone(job: DeliveryJob, libraries: LibraryRef[]): boolean {
-    return this.record(job, "done", undefined, (now) => deliveries.recordDone(this.ctx, job, libraries, now));
+  /** `detail`: what the delivery did beyond the scan call, shown with it ("refreshed 1 item(s); …"). */
+  recordDone(job: DeliveryJob, libraries: LibraryRef[], detail?: string): boolean {
+    return this.record(job, "done", undefined, (now) => deliveries.recordDone(this.ctx, job, libraries, now, detail));
   }
 
   /**
    * A delivery the target accepted: `done`, or `confirming` when the
    * after-scan work (confirmation, analyze, empty trash) follows it.
    */
-  recordDelivered(job: DeliveryJob, libraries: LibraryRef[], confirming: boolean): boolean {
-    if (!confirming) return this.recordDone(job, libraries);
+  recordDelivered(job: DeliveryJob, libraries: LibraryRef[], confirming: boolean, detail?: string): boolean {
+    if (!confirming) return this.recordDone(job, libraries, detail);
     return this.record(job, "confirming", undefined, (now) => recordConfirming(this.ctx, this.cst, job, libraries, now));
   }
 

@@ -144,6 +144,14 @@ const MIGRATIONS: string[] = [
     INSERT INTO scan_count (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1;
   END;
   `,
+  // 5: item refresh (docs/item-refresh.md). A file whose item is refreshed
+  // (a sidecar's video, a file replaced in place) is marked; a scan asked
+  // only for sidecars needs no folder scan where the target knows the items
+  // (scan_folder 0), until any other request merges into it.
+  `
+  ALTER TABLE scan_queue ADD COLUMN scan_folder INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE scan_file ADD COLUMN refresh INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */

@@ -35,7 +35,7 @@ function contextFor(config: Config, probeTimeoutMs?: number): DoctorContext {
 
 function withRc(settings: Partial<Config["RCLONE"]["RC_CACHE_REFRESH"]>): Config {
   const base = defaultConfig("x");
-  return { ...base, RCLONE: { RC_CACHE_REFRESH: { ...base.RCLONE.RC_CACHE_REFRESH, ENABLED: true, ...settings } } };
+  return { ...base, RCLONE: { ...base.RCLONE, RC_CACHE_REFRESH: { ...base.RCLONE.RC_CACHE_REFRESH, ENABLED: true, ...settings } } };
 }
 
 describe("doctor: the anchors", () => {

@@ -1,6 +1,14 @@
 import type { ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import {
+  DEFAULT_MEDIA_LIBRARIES,
+  FakeItems,
+  libraryIndexOf,
+  readMediaUpdated,
+  refreshedItemId,
+  type FakeLibrary,
+  type RecordedUpdate,
+} from "./media-browser.js";
 
 export interface FakeEmbyOptions {
   token?: string;
@@ -25,6 +33,10 @@ export interface FakeEmby {
   readonly emptyUpdates: number;
   /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeEmbyRequest[];
+  /** Items with paths (`GET /Items`, by a library's `Id`) and the recorded `POST /Items/{id}/Refresh` calls. */
+  items: FakeItems;
+  /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
+  addItem(path: string): string;
   setLibraries(libraries: FakeLibrary[]): void;
   setAvailability(next: Availability): Promise<void>;
   waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
@@ -45,6 +57,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   let emptyUpdates = 0;
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
+  const items = new FakeItems();
+  for (const [index, library] of libraries.entries()) for (const path of library.items ?? []) items.add(mediaFolderId(index), path);
 
   const identify = ({ req, url }: FakeRequest) => {
     const underEmby = /^\/emby(\/|$)/i.test(url.pathname);
@@ -61,8 +75,15 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     const { path, tokenIn } = identify(request);
     const route = `${req.method} ${path}`;
     if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0" });
-    if (!KNOWN_ROUTES.has(route)) return sendJson(res, 404);
+    const original = /^\/emby(\/|$)/i.test(request.url.pathname) ? request.url.pathname.slice(5) : request.url.pathname;
+    const refreshId = req.method === "POST" ? refreshedItemId(path, original) : undefined;
+    if (!KNOWN_ROUTES.has(route) && refreshId === undefined) return sendJson(res, 404);
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
+    if (route === "GET /items") return items.answerList(request, res);
+    if (refreshId !== undefined) {
+      items.answerRefresh(request, res, refreshId);
+      return waiter.notify();
+    }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
     const read = readMediaUpdated(request);
@@ -82,6 +103,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
       return emptyUpdates;
     },
     requests,
+    items,
+    addItem: (path) => items.add(mediaFolderId(libraryIndexOf(libraries, path)), path),
     setLibraries(next) {
       libraries = next;
     },
@@ -92,12 +115,17 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info"]);
+const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
+
+/** Emby numbers its media folders; the fake's start at 3. */
+function mediaFolderId(index: number): string {
+  return String(index + 3);
+}
 
 function renderMediaFolder(library: FakeLibrary, index: number): Record<string, unknown> {
   return {
     Name: library.name,
-    Id: String(index + 3),
+    Id: mediaFolderId(index),
     Guid: library.id,
     SubFolders: library.locations.map((path, i) => ({ Name: path.split("/").pop(), Id: String(100 * (index + 1) + i), Path: path })),
   };
