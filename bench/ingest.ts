@@ -40,16 +40,16 @@ const flag = (name: string) => {
   if (at >= 0) args.splice(at, 1);
   return at >= 0;
 };
-const valueOf = (name: string) => {
+const optionValue = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args.splice(at, 2)[1] : undefined;
 };
 if (flag("--wrk")) {
   const busy = flag("--busy");
   const traceGc = flag("--trace-gc");
-  const rounds = Number(valueOf("--rounds") ?? 3);
-  const baseRoot = valueOf("--base");
-  const baseFlags = valueOf("--base-flags")?.split(" ").filter(Boolean);
+  const rounds = Number(optionValue("--rounds") ?? 3);
+  const baseRoot = optionValue("--base");
+  const baseFlags = optionValue("--base-flags")?.split(" ").filter(Boolean);
   const [wrkSeconds = 8, wrkConnections = 64] = args.map(Number);
   try {
     await runWrkMode({
