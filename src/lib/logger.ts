@@ -67,7 +67,8 @@ let exitHooked = false;
  * the 64 webhooks one group commit answers log 64 lines in one write
  * instead of 64, each of which could block on a slow disk or a full pipe.
  * Order is kept with anything written after an `await`; lines still held
- * when the process exits are written then.
+ * when the process exits are written then (a kill -9 loses at most the
+ * lines of the stretch it cut short).
  */
 export function batchedWriter(destination: NodeJS.WritableStream): (line: string) => void {
   let held = "";
