@@ -30,6 +30,18 @@ export interface ScanRequest {
    * items and scans nothing. True (the default) otherwise.
    */
   scanFolder?: boolean;
+  /** The source's PRIORITY (SOURCES); absent: SERVER_SCAN_PRIORITIES decides by folder. Lower is delivered first. */
+  priority?: number;
+  /** The source's DELAY in ms (SOURCES); absent: SERVER_SCAN_DELAY. */
+  delayMs?: number;
+}
+
+/** The regular-expression rewrite that changed a path: its dotted config path, the rule, and what it made of the path. */
+export interface RewriteHit {
+  rule: string;
+  from: string;
+  to: string;
+  result: string;
 }
 
 /** A media-server library (Plex calls it a section). */
@@ -141,6 +153,8 @@ export interface TargetRuntime {
   readonly libraries: TargetLibraries;
   /** The path this target sees for a media-server path (after SERVER_PATH_MAPPINGS); identity without PATH_MAPPINGS. */
   toTargetPath(path: string): string;
+  /** The same, saying which of the target's REWRITES changed the path (for the tracer); absent when it has none. */
+  explainTargetPath?(path: string): { rewrite?: RewriteHit };
   /** Fetches the libraries now and then every 5 minutes; failures are logged, never thrown. */
   start(): void;
   /** Stops the periodic fetch; a scan in flight is not interrupted. */

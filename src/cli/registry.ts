@@ -130,6 +130,12 @@ export const COMMANDS: CommandSpec[] = [
         .addOption(
           new Option("--kind <kind>", "treat every path as a file or a folder, as a webhook would say").choices(["file", "folder"]),
         )
+        .addOption(
+          new Option(
+            "--source <name>",
+            "trace as this source's request: its SOURCES rewrites and filters (sonarr, manual, a /triggers/ name, watch, drive, ...)",
+          ),
+        )
         .addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
     run: lazy(
@@ -137,6 +143,7 @@ export const COMMANDS: CommandSpec[] = [
       (raw) => ({
         args: Array.isArray(raw.args) ? raw.args : [],
         kind: kindOf(raw.kind),
+        source: text(raw.source),
         json: flag(raw.json),
       }),
     ),

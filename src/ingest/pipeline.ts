@@ -1,14 +1,18 @@
 import type { EnqueueOutcome, IngestOutcome, LibraryCatalog, RequestedPath, ScanRequest, ScanSink } from "../domain.js";
 import { nextTurn } from "../lib/next-turn.js";
 import { folderToScan, matchIgnoreList, PathError, PathSyntaxError, quotePath, type PathMapper } from "../paths/index.js";
+import { describeVerdict } from "../paths/filter.js";
 import { sidecarOf } from "../paths/sidecars.js";
 import { splitByLibrary } from "./library-check.js";
 import { listSome } from "./list-some.js";
+import type { SourceSettings, SourceTable } from "./sources.js";
 
 export interface IngestDeps {
   mapper: PathMapper;
   ignoreList: readonly string[];
   sink: ScanSink;
+  /** SOURCES: a source's own rewrites, filters, priority and delay; without it every source gets `mapper`. */
+  sources?: SourceTable;
   /** The targets' libraries; without it every folder passes the library check. */
   catalog?: LibraryCatalog;
   /** How long a request may wait for a library refresh before it is answered (3 s by default). */
@@ -35,12 +39,19 @@ export interface IngestOptions {
    * well as their folders scanned. Sidecars need no flag. False by default.
    */
   refresh?: boolean;
+  /**
+   * The SOURCES name whose settings apply, when it is not `source`: the
+   * name of a /triggers/<NAME> route, `a-train/<drive>`.
+   */
+  sourceName?: string;
 }
 
 /**
- * The one way in: paths a source named → SERVER_PATH_MAPPINGS →
- * SERVER_IGNORE_LIST (before and after mapping) → the folder to scan → the
- * library check → the sink. Nothing is queued unless every path of the call
+ * The one way in: paths a source named → its REWRITES and
+ * SERVER_PATH_REWRITES → SERVER_PATH_MAPPINGS → SERVER_IGNORE_LIST (before
+ * and after mapping) → its INCLUDE/EXCLUDE (on the rewritten path, before
+ * the prefix mappings, as autoscan filtered) → the folder to scan → the
+ * library check → the sink, with its PRIORITY and DELAY. Nothing is queued unless every path of the call
  * can be mapped; the sink commits before this resolves.
  */
 export type Ingest = (
@@ -84,11 +95,13 @@ export const REQUESTS_PER_COMMIT = 512;
 /** Builds the pipeline every source (webhooks, manual scans, /triggers, watchers, drive) calls. */
 export function createIngest(deps: IngestDeps): Ingest {
   return async (requested, source, event, options = {}) => {
-    const planned = await planFolders(requested, deps, options.nameFiles ?? true, options.refresh ?? false);
+    const settings = deps.sources?.settingsFor(options.sourceName ?? source);
+    const planned = await planFolders(requested, deps, settings, options.nameFiles ?? true, options.refresh ?? false);
     if (typeof planned === "string") return { result: "refused", source, event, message: planned };
-    const { folders, ignored } = planned;
+    const { folders, ignored, filtered } = planned;
     if (folders.size === 0) {
-      return { result: "ignored", source, event, message: `ignored by SERVER_IGNORE_LIST: ${listSome(ignored)}` };
+      const by = filtered ? `SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for ${settings?.name ?? source}` : "SERVER_IGNORE_LIST";
+      return { result: "ignored", source, event, message: `ignored by ${by}: ${listSome(ignored)}` };
     }
     const { matched, unmatched } = await splitByLibrary(new Set(folders.keys()), deps.catalog, deps.refreshTimeoutMs ?? 3_000);
     if (matched.length === 0) {
@@ -97,7 +110,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       const message = `no library of the media server contains ${listSome(unmatched)}; libraries: ${list}`;
       return { result: "unmatched", source, event, message, paths: unmatched, libraries };
     }
-    const requests = matched.flatMap(([original, folder]) => requestsFor(folder, folders.get(original), source, event));
+    const requests = matched.flatMap(([original, folder]) => requestsFor(folder, folders.get(original), source, event, settings));
     await options.admit?.();
     const outcome = await enqueueInSlices(deps.sink, requests);
     return { result: "queued", source, event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
@@ -111,11 +124,15 @@ export function createIngest(deps: IngestDeps): Ingest {
 async function planFolders(
   requested: readonly RequestedPath[],
   deps: IngestDeps,
+  settings: SourceSettings | undefined,
   nameFiles: boolean,
   refresh: boolean,
-): Promise<{ folders: Map<string, NamedFiles>; ignored: string[] } | string> {
+): Promise<{ folders: Map<string, NamedFiles>; ignored: string[]; filtered: boolean } | string> {
   const folders = new Map<string, NamedFiles>();
   const ignored: string[] = [];
+  let filtered = false;
+  const mapper = settings?.mapper ?? deps.mapper;
+  const filter = settings?.filter;
   let inSlice = 0;
   for (const asked of requested) {
     if (++inSlice > PATHS_PER_SLICE) {
@@ -123,10 +140,15 @@ async function planFolders(
       await nextTurn();
     }
     let mapped: string;
+    let rewritten: string;
     try {
-      const step = deps.mapper.explain(asked.path);
+      const step = mapper.explain(asked.path);
       mapped = step.serverPath;
-      deps.logger?.debug({ path: asked.path, prefix: step.prefix ?? null, key: step.key ?? null, mapped }, "path mapped");
+      rewritten = step.rewrite ? step.rewrite.result : asked.path;
+      deps.logger?.debug(
+        { path: asked.path, rewrite: step.rewrite?.rule ?? null, prefix: step.prefix ?? null, key: step.key ?? null, mapped },
+        "path mapped",
+      );
     } catch (error) {
       if (error instanceof PathError) return error.message;
       throw error;
@@ -134,6 +156,12 @@ async function planFolders(
     const hit = matchIgnoreList(asked.path, deps.ignoreList) ?? matchIgnoreList(mapped, deps.ignoreList);
     if (hit !== undefined) {
       ignored.push(`${asked.path} (matched ${JSON.stringify(hit)})`);
+      continue;
+    }
+    const verdict = filter?.(rewritten);
+    if (verdict !== undefined) {
+      filtered = true;
+      ignored.push(`${asked.path} (${describeVerdict(verdict)})`);
       continue;
     }
     let folder: string;
@@ -152,7 +180,7 @@ async function planFolders(
       named.whole = true;
     }
   }
-  return { folders, ignored };
+  return { folders, ignored, filtered };
 }
 
 /** One enqueue for a request of ordinary size; a bigger one in slices, their outcomes merged. */
@@ -179,8 +207,16 @@ function setOf(named: NamedFiles, mapped: string, asked: RequestedPath, refresh:
   return asked.refresh || refresh ? named.replaced : named.imports;
 }
 
-function requestsFor(folder: string, named: NamedFiles | undefined, source: string, event: string): ScanRequest[] {
-  const base = { folder, source, event };
+function requestsFor(
+  folder: string,
+  named: NamedFiles | undefined,
+  source: string,
+  event: string,
+  settings: SourceSettings | undefined,
+): ScanRequest[] {
+  const base: ScanRequest = { folder, source, event };
+  if (settings?.priority !== undefined) base.priority = settings.priority;
+  if (settings?.delayMs !== undefined) base.delayMs = settings.delayMs;
   if (!named) return [base];
   const asked: ScanRequest[] = [];
   if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports] });

@@ -25,10 +25,16 @@ export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: n
  * (and their files). Costs one IN lookup over the folder's prefixes and one
  * index range scan.
  */
-export function coalesceRequest(ctx: CoalesceContext, scanFolder: boolean, incoming: ScanFacts, now: number): CoalesceResult {
+export function coalesceRequest(
+  ctx: CoalesceContext,
+  scanFolder: boolean,
+  incoming: ScanFacts,
+  now: number,
+  maxWaitMs = ctx.maxWaitMs,
+): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
-    const merged = mergeFacts(ctx, [factsOf(holder), incoming]);
+    const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
     saveMerged(ctx, holder.id, merged, now);
     if (scanFolder) ctx.st.needFolderScan.run(holder.id);
     return {
@@ -39,7 +45,7 @@ export function coalesceRequest(ctx: CoalesceContext, scanFolder: boolean, incom
     };
   }
   const children = findOpenDescendants(ctx, incoming.folder);
-  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)]);
+  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)], maxWaitMs);
   const { lastInsertRowid } = ctx.st.insertScan.run(
     merged.folder,
     merged.priority,
@@ -110,9 +116,10 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
 
 /**
  * The first fact names the folder. Trailing debounce: the latest due time
- * wins, but never later than maxWait after the earliest request.
+ * wins (a request's own due time counts from its source's DELAY), but never
+ * later than maxWait after the earliest request.
  */
-function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): ScanFacts {
+function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]], maxWaitMs = ctx.maxWaitMs): ScanFacts {
   const [head] = facts;
   // Loops, not Math.min(...): a parent may absorb tens of thousands of children.
   let latest = head;
@@ -135,6 +142,6 @@ function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): S
     event: latest.event,
     firstRequestedAt: first,
     lastRequestedAt: latest.lastRequestedAt,
-    dueAt: Math.min(due, first + ctx.maxWaitMs),
+    dueAt: Math.min(due, first + maxWaitMs),
   };
 }

@@ -87,20 +87,23 @@ export class ScanQueue extends QueueReads {
     return this.transaction(() => {
       requests.forEach((request, i) => {
         const folder = folders[i] as string;
+        const delayMs = request.delayMs ?? this.ctx.delayMs;
         const result = coalesceRequest(
           this.ctx,
           request.scanFolder !== false,
           {
             folder,
-            priority: this.priorityOf(folder),
+            priority: request.priority ?? this.priorityOf(folder),
             requests: 1,
             source: request.source,
             event: request.event,
             firstRequestedAt: now,
             lastRequestedAt: now,
-            dueAt: now + this.ctx.delayMs,
+            dueAt: now + delayMs,
           },
           now,
+          // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
+          delayMs === this.ctx.delayMs ? this.ctx.maxWaitMs : Math.max(this.ctx.maxWaitMs, defaultMaxWaitMs(delayMs)),
         );
         const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
         attachFiles(this.ctx.fst, result.scanId, request.files ?? [], intent, this.ctx.gateFiles, now);
