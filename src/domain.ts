@@ -34,6 +34,12 @@ export interface ScanRequest {
   priority?: number;
   /** The source's DELAY in ms (SOURCES); absent: SERVER_SCAN_DELAY. */
   delayMs?: number;
+  /**
+   * The paths the source named that led here, each with the media server's
+   * path it was mapped to and the SERVER_PATH_MAPPINGS entry that did it
+   * (kept for `scanarr status` and the reasons). Absent: the folder itself.
+   */
+  origins?: ReadonlyArray<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
 }
 
 /** The regular-expression rewrite that changed a path: its dotted config path, the rule, and what it made of the path. */

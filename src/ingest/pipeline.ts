@@ -65,7 +65,7 @@ export type Ingest = (
  * Files a folder's request names: imports to wait for, imports whose items
  * are refreshed too (replaced in place), sidecars (only their videos' items
  * are refreshed), deletions expected gone; and whether the folder itself was
- * asked for.
+ * asked for; and the paths that led to it.
  */
 interface NamedFiles {
   imports: Set<string>;
@@ -73,6 +73,7 @@ interface NamedFiles {
   sidecars: Set<string>;
   deleted: Set<string>;
   whole: boolean;
+  origins: Array<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
 }
 
 /**
@@ -141,10 +142,12 @@ async function planFolders(
     }
     let mapped: string;
     let rewritten: string;
+    let rule: { mappingKey?: string; mappingPrefix?: string } = {};
     try {
       const step = mapper.explain(asked.path);
       mapped = step.serverPath;
       rewritten = step.rewrite ? step.rewrite.result : asked.path;
+      if (step.key !== undefined && step.prefix !== undefined) rule = { mappingKey: step.key, mappingPrefix: step.prefix };
       deps.logger?.debug(
         { path: asked.path, rewrite: step.rewrite?.rule ?? null, prefix: step.prefix ?? null, key: step.key ?? null, mapped },
         "path mapped",
@@ -173,6 +176,7 @@ async function planFolders(
     }
     const named = folders.get(folder) ?? emptyNamed();
     folders.set(folder, named);
+    named.origins.push({ path: asked.path, mapped, ...rule });
     // A file: the folder to scan is its parent, not the path itself.
     if (nameFiles && asked.kind !== "folder" && folder !== folderToScan(mapped, true)) {
       setOf(named, mapped, asked, refresh).add(mapped);
@@ -197,7 +201,7 @@ async function enqueueInSlices(sink: ScanSink, requests: ScanRequest[]): Promise
 }
 
 function emptyNamed(): NamedFiles {
-  return { imports: new Set(), replaced: new Set(), sidecars: new Set(), deleted: new Set(), whole: false };
+  return { imports: new Set(), replaced: new Set(), sidecars: new Set(), deleted: new Set(), whole: false, origins: [] };
 }
 
 /** Where a named file goes: the sidecar table decides before any flag does. */
@@ -225,5 +229,7 @@ function requestsFor(
   if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
   // The folder itself was asked for (or its files go unnamed): it is scanned even when only sidecars were named.
   if (asked.length === 0 || (named.whole && asked.every((r) => r.scanFolder === false))) asked.push(base);
-  return asked;
+  // The paths that led here go with the folder's first request: one scan takes them all in.
+  const [first, ...rest] = asked as [ScanRequest, ...ScanRequest[]];
+  return [{ ...first, origins: named.origins }, ...rest];
 }

@@ -1,5 +1,6 @@
 import type { PathTrace } from "../../paths/trace.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
+import { SHOWN_STATES, STATE_WORDS } from "../../queue/shown-state.js";
 import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
 import { page } from "../views/html.js";
 import type { DashboardDeps } from "./deps.js";
@@ -33,7 +34,7 @@ function liveHtml({ deps, query, params, view }: PageInput): SafeHtml {
       html`<li data-target="${name}"><b>${name}</b>: <span class="state-${t.state}">${t.state}</span>${t.failures > 0 && `, ${t.failures} failures in a row`}</li>`,
   );
   const countText = joinHtml(
-    Object.entries(counts).map(([state, n]) => html`<span data-count="${state}">${state}: ${n}</span>`),
+    SHOWN_STATES.map((state) => html`<span data-count="${state}">${STATE_WORDS[state]}: ${counts[state]}</span>`),
     " · ",
   );
   const pendingNext =
