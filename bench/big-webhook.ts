@@ -3,10 +3,12 @@
  * "On Import Complete" body whose `episodeFiles` names 20,000 files, each in a
  * season folder of its own (the worst case for de-duplication), while a probe
  * asks GET /health every 20 ms. Reports how long the big request took, its
- * answer, and the slowest probe (how long every other request was blocked).
+ * answer, the slowest probe (how long every other request was blocked) and
+ * serve's longest event-loop delay meanwhile (bench/lib/loop-delay.mjs).
  *
  *   node --import tsx bench/big-webhook.ts [files=20000] [filesPerFolder=1] [--cpu-prof <dir>]
  */
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
@@ -59,12 +61,14 @@ try {
   })();
   await new Promise((r) => setTimeout(r, 200));
   const started = performance.now();
+  const from = Date.now();
   const res = await fetch(`${origin}/${BENCH_PASS}`, { method: "POST", headers: { "content-type": "application/json" }, body });
   const answer = (await res.json()) as { queued?: string[]; covered?: string[]; error?: string };
   const took = performance.now() - started;
   await new Promise((r) => setTimeout(r, 200));
   probing = false;
   await probe;
+  const loopMax = serve.loopDelayMax(from, Date.now());
 
   const folders = Math.ceil(files / perFolder);
   console.log(`Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
@@ -74,6 +78,8 @@ try {
   );
   console.log(`big request:       ${took.toFixed(0)} ms`);
   console.log(`slowest /health:   ${slowest.toFixed(0)} ms (${probes} probes, one every ${PROBE_EVERY_MS} ms, ${probeErrors} failed)`);
+  console.log(`serve loop delay:  ${loopMax} ms at most (the longest the server held its event loop meanwhile)`);
+  console.log(`load average:      ${loadavg()[0]?.toFixed(1)} (1 min) on ${availableParallelism()} cores`);
 } finally {
   await runCleanup();
 }

@@ -10,6 +10,15 @@
  * filter and priority (issue 24). `--cases 1,4` runs some of them.
  *
  *   node --import tsx bench/ingest.ts [seconds=12] [connections=64] [--cases 1,2,...] [--cpu-prof <dir>]
+ *
+ * `--wrk` loads serve and a bare node:http server (reads the body, answers
+ * 202) in the same run with `wrk -t1 -c64 -d8s`, alternating, and prints the
+ * ratios (bench/lib/ingest-wrk.ts); `--busy` adds a one-core busy loop beside
+ * both, `--rounds N` (3), `--base <checkout>` runs that checkout's serve as a
+ * third server (the code before a change; `--base-flags "<node flags>"` for
+ * it alone), `--trace-gc` logs serve's GC:
+ *
+ *   node --import tsx bench/ingest.ts --wrk [seconds=8] [connections=64] [--rounds 3] [--busy] [--base <dir> [--base-flags "..."]] [--cpu-prof <dir>] [--trace-gc]
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -18,6 +27,7 @@ import { startOtherServers } from "../test/fakes/other-servers.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import { runWrkMode } from "./lib/ingest-wrk.js";
 import { formatSummary, runLoad, SUMMARY_HEADER, type LoadSummary } from "./lib/load.js";
 import { readCpuSeconds, readRssBytes } from "./lib/proc.js";
 import { logSize, startServeChild } from "./lib/serve-child.js";
@@ -26,6 +36,38 @@ import { sonarrDownloadBody, type Episode } from "./lib/sonarr-payload.js";
 const args = process.argv.slice(2);
 const profIndex = args.indexOf("--cpu-prof");
 const cpuProfDir = profIndex >= 0 ? path.resolve(args.splice(profIndex, 2)[1] ?? "cpu-profiles") : undefined;
+const flag = (name: string) => {
+  const at = args.indexOf(name);
+  if (at >= 0) args.splice(at, 1);
+  return at >= 0;
+};
+const optionValue = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+};
+if (flag("--wrk")) {
+  const busy = flag("--busy");
+  const traceGc = flag("--trace-gc");
+  const rounds = Number(optionValue("--rounds") ?? 3);
+  const baseRoot = optionValue("--base");
+  const baseFlags = optionValue("--base-flags")?.split(" ").filter(Boolean);
+  const [wrkSeconds = 8, wrkConnections = 64] = args.map(Number);
+  try {
+    await runWrkMode({
+      seconds: wrkSeconds,
+      connections: wrkConnections,
+      rounds,
+      busy,
+      baseRoot: baseRoot && path.resolve(baseRoot),
+      baseFlags,
+      cpuProfDir,
+      nodeFlags: traceGc ? ["--trace-gc"] : [],
+    });
+  } finally {
+    await runCleanup();
+  }
+  process.exit(0);
+}
 const casesIndex = args.indexOf("--cases");
 const only = casesIndex >= 0 ? (args.splice(casesIndex, 2)[1] ?? "").split(",").map(Number) : undefined;
 const [seconds = 12, connections = 64] = args.map(Number);

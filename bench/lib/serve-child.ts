@@ -16,6 +16,8 @@ export interface ServeChild {
   logFile: string;
   /** The child's longest event-loop delay (ms) in the seconds between `from` and `to` (epoch ms). */
   loopDelayMax(from: number, to: number): number;
+  /** The highest per-second p99 of the child's event-loop delay (ms) between `from` and `to`. */
+  loopDelayP99(from: number, to: number): number;
   /** SIGTERM, then waits for a clean exit (SIGKILL after 15 s); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -24,6 +26,10 @@ export interface ServeChildOptions {
   logLevel?: "debug" | "info" | "warn";
   /** Write a V8 CPU profile (.cpuprofile) into this directory on exit. */
   cpuProfDir?: string;
+  /** Another checkout whose `src/cli/main.ts` runs (the code before a change, side by side); SCANARR_BENCH_ROOT by default. */
+  root?: string;
+  /** More node flags (e.g. --trace-gc). */
+  nodeFlags?: string[];
 }
 
 /**
@@ -39,12 +45,14 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
     "--import",
     pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "loop-delay.mjs")).href,
     ...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []),
+    ...(options.nodeFlags ?? []),
   ];
+  const root = options.root ?? repoRoot;
   const args = [
     ...nodeFlags,
     "--import",
     "tsx",
-    path.join(repoRoot, "src/cli/main.ts"),
+    path.join(root, "src/cli/main.ts"),
     "--install-dir",
     installDir,
     "--log-format",
@@ -54,7 +62,7 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
     "serve",
   ];
   const child = spawn(process.execPath, args, {
-    cwd: repoRoot,
+    cwd: root,
     env: { ...process.env, NO_COLOR: "1", SCANARR_BENCH_LOOP_FILE: loopFile },
     stdio: ["ignore", fd, fd],
   });
@@ -72,13 +80,14 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
   };
   onCleanup(async () => void (await stop()));
   const port = await waitForPort(child.pid ?? 0, logFile, () => running, 30_000);
-  const loopDelayMax = (from: number, to: number) => {
+  const loopSeconds = (from: number, to: number) => {
     const lines = existsSync(loopFile) ? readFileSync(loopFile, "utf8").trim().split("\n") : [];
     // A line covers the second before its time.
-    const delays = lines.map((l) => l.split(" ").map(Number)).filter(([at = 0]) => at > from + 1_000 && at <= to + 1_000);
-    return Math.max(0, ...delays.map(([, max = 0]) => max));
+    return lines.map((l) => l.split(" ").map(Number)).filter(([at = 0]) => at > from + 1_000 && at <= to + 1_000);
   };
-  return { child, pid: child.pid ?? 0, port, logFile, loopDelayMax, stop };
+  const loopDelayMax = (from: number, to: number) => Math.max(0, ...loopSeconds(from, to).map(([, max = 0]) => max));
+  const loopDelayP99 = (from: number, to: number) => Math.max(0, ...loopSeconds(from, to).map(([, , p99 = 0]) => p99));
+  return { child, pid: child.pid ?? 0, port, logFile, loopDelayMax, loopDelayP99, stop };
 }
 
 /** The `"port":N` field of the "listening" log line, or the socket itself when the log level hides that line. */

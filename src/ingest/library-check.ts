@@ -1,5 +1,9 @@
 import type { LibraryCatalog } from "../domain.js";
+import { nextTurn } from "../lib/next-turn.js";
 import { matcherOf } from "../paths/index.js";
+
+/** Folders matched against the libraries between two turns of the event loop (a 20,000-folder import). */
+const FOLDERS_PER_SLICE = 1_000;
 
 /** Folders some library holds, each spelled as the library spells its location, and the folders none holds. */
 export interface LibrarySplit {
@@ -18,19 +22,24 @@ export async function splitByLibrary(
   catalog: LibraryCatalog | undefined,
   refreshTimeoutMs: number,
 ): Promise<LibrarySplit> {
-  const split = (): LibrarySplit => {
+  const split = async (): Promise<LibrarySplit> => {
     const known = catalog?.knownLibraries();
     const matcher = known ? matcherOf(known) : undefined;
     const matched = new Map<string, string>();
     const unmatched: string[] = [];
+    let inSlice = 0;
     for (const folder of folders) {
+      if (++inSlice > FOLDERS_PER_SLICE) {
+        inSlice = 1;
+        await nextTurn();
+      }
       const holding = catalog?.librariesHolding ? catalog.librariesHolding(folder) : matcher?.librariesFor(folder);
       if (holding !== undefined && holding.length === 0) unmatched.push(folder);
       else matched.set(folder, matcher && matcher.librariesFor(folder).length > 0 ? matcher.spellLikeLibrary(folder) : folder);
     }
     return { matched: [...matched], unmatched };
   };
-  const first = split();
+  const first = await split();
   if (!catalog || first.unmatched.length === 0) return first;
   // The libraries may be stale (a library added since the last refresh): look once more.
   await withTimeout(catalog.refreshLibraries(), refreshTimeoutMs);

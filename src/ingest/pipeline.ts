@@ -1,4 +1,5 @@
-import type { IngestOutcome, LibraryCatalog, RequestedPath, ScanRequest, ScanSink } from "../domain.js";
+import type { EnqueueOutcome, IngestOutcome, LibraryCatalog, RequestedPath, ScanRequest, ScanSink } from "../domain.js";
+import { nextTurn } from "../lib/next-turn.js";
 import { folderToScan, matchIgnoreList, PathError, PathSyntaxError, quotePath, type PathMapper } from "../paths/index.js";
 import { describeVerdict } from "../paths/filter.js";
 import { sidecarOf } from "../paths/sidecars.js";
@@ -75,11 +76,28 @@ interface NamedFiles {
   origins: Array<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
 }
 
+/**
+ * A big request (a 20,000-file import) is handled in slices with a turn of
+ * the event loop between them, so no slice holds the loop for more than a few
+ * milliseconds and other requests (GET /health) are answered meanwhile:
+ * paths mapped per slice (bench/big-webhook.ts measures the loop's longest
+ * hold)…
+ */
+export const PATHS_PER_SLICE = 1_000;
+/**
+ * …and scan requests committed per slice. A request with more is committed
+ * in several transactions, the last before the caller is answered; should one
+ * fail (a full disk), the caller gets its error and the slices before it
+ * stay queued, which a retry of the same request merges with. A request of
+ * up to this many is one transaction, as before.
+ */
+export const REQUESTS_PER_COMMIT = 512;
+
 /** Builds the pipeline every source (webhooks, manual scans, /triggers, watchers, drive) calls. */
 export function createIngest(deps: IngestDeps): Ingest {
   return async (requested, source, event, options = {}) => {
     const settings = deps.sources?.settingsFor(options.sourceName ?? source);
-    const planned = planFolders(requested, deps, settings, options.nameFiles ?? true, options.refresh ?? false);
+    const planned = await planFolders(requested, deps, settings, options.nameFiles ?? true, options.refresh ?? false);
     if (typeof planned === "string") return { result: "refused", source, event, message: planned };
     const { folders, ignored, filtered } = planned;
     if (folders.size === 0) {
@@ -95,7 +113,7 @@ export function createIngest(deps: IngestDeps): Ingest {
     }
     const requests = matched.flatMap(([original, folder]) => requestsFor(folder, folders.get(original), source, event, settings));
     await options.admit?.();
-    const outcome = await deps.sink.enqueue(requests);
+    const outcome = await enqueueInSlices(deps.sink, requests);
     return { result: "queued", source, event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
   };
 }
@@ -104,19 +122,24 @@ export function createIngest(deps: IngestDeps): Ingest {
  * Map → ignore list → folder, for every path: the folders to scan with the
  * files named in each, and the ignored paths; or why the call is refused.
  */
-function planFolders(
+async function planFolders(
   requested: readonly RequestedPath[],
   deps: IngestDeps,
   settings: SourceSettings | undefined,
   nameFiles: boolean,
   refresh: boolean,
-): { folders: Map<string, NamedFiles>; ignored: string[]; filtered: boolean } | string {
+): Promise<{ folders: Map<string, NamedFiles>; ignored: string[]; filtered: boolean } | string> {
   const folders = new Map<string, NamedFiles>();
   const ignored: string[] = [];
   let filtered = false;
   const mapper = settings?.mapper ?? deps.mapper;
   const filter = settings?.filter;
+  let inSlice = 0;
   for (const asked of requested) {
+    if (++inSlice > PATHS_PER_SLICE) {
+      inSlice = 1;
+      await nextTurn();
+    }
     let mapped: string;
     let rewritten: string;
     let rule: { mappingKey?: string; mappingPrefix?: string } = {};
@@ -162,6 +185,19 @@ function planFolders(
     }
   }
   return { folders, ignored, filtered };
+}
+
+/** One enqueue for a request of ordinary size; a bigger one in slices, their outcomes merged. */
+async function enqueueInSlices(sink: ScanSink, requests: ScanRequest[]): Promise<EnqueueOutcome> {
+  if (requests.length <= REQUESTS_PER_COMMIT) return sink.enqueue(requests);
+  const queued = new Set<string>();
+  const covered = new Set<string>();
+  for (let from = 0; from < requests.length; from += REQUESTS_PER_COMMIT) {
+    const outcome = await sink.enqueue(requests.slice(from, from + REQUESTS_PER_COMMIT));
+    for (const folder of outcome.queued) queued.add(folder);
+    for (const folder of outcome.covered) covered.add(folder);
+  }
+  return { queued: [...queued], covered: [...covered].filter((folder) => !queued.has(folder)) };
 }
 
 function emptyNamed(): NamedFiles {

@@ -2,6 +2,7 @@ import { watch, type Dirent, type FSWatcher, type Stats } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../lib/logger.js";
+import { nextTurn } from "../lib/next-turn.js";
 import type { PathFilter } from "./filter.js";
 import { isGone } from "./fs.js";
 import { ancestorIdentities, identityOf, refuseLink } from "./loop-guard.js";
@@ -140,7 +141,7 @@ export class TreeWatch {
     const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => this.unreadable(dir, error));
     for (const [i, entry] of (entries ?? []).entries()) {
       // A folder of 100,000 entries must not hold the event loop: give it back every so often.
-      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await nextTurn();
       if (this.closed) return;
       if (entry.isFile()) {
         if (report) this.report(path.join(dir, entry.name), dir, "present");
