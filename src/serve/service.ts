@@ -171,7 +171,17 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = wireDashboard({ config, db, queue, mapper, targets, status, anchors });
+  const health = () =>
+    gatherHealthFacts({
+      config,
+      targets,
+      mount,
+      delivery: () => delivery,
+      drive: () => drive,
+      watch: () => watch?.status() ?? [],
+      databaseProblem: storage.problem,
+    });
+  const wiring = wireDashboard({ config, db, queue, mapper, targets, status, health, anchors });
   const compat = createCompatDeps(config, { clock, catalog });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
@@ -187,16 +197,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     status,
     dashboard: wiring.dashboard,
     metrics: wiring.metrics,
-    health: () =>
-      gatherHealthFacts({
-        config,
-        targets,
-        mount,
-        delivery: () => delivery,
-        drive: () => drive,
-        watch: () => watch?.status() ?? [],
-        databaseProblem: storage.problem,
-      }),
+    health,
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;

@@ -30,12 +30,24 @@ export interface HealthFacts {
   details?: Record<string, unknown>;
 }
 
-export interface HealthVerdict {
-  httpStatus: 200 | 503;
-  body: Record<string, unknown>;
+export type TargetState = "ok" | "unknown" | "unavailable" | "refused";
+
+/** What GET /health answers (and the dashboard's header shows); `details` are merged in as they are. */
+export interface HealthBody {
+  status: "ok" | "degraded";
+  reasons?: string[];
+  pending: number;
+  failed: number;
+  targets: Record<string, { state: TargetState; failures?: number }>;
+  anchors?: { ok: boolean; missing: string[]; checkedAt: string | null };
+  drive?: { enabled: boolean; running: boolean; lastPollOk?: boolean };
+  [detail: string]: unknown;
 }
 
-type TargetState = "ok" | "unknown" | "unavailable" | "refused";
+export interface HealthVerdict {
+  httpStatus: 200 | 503;
+  body: HealthBody;
+}
 
 /**
  * 200 "ok" only when every target has answered and accepted its credentials,
@@ -58,7 +70,7 @@ export function evaluateHealth(facts: HealthFacts): HealthVerdict {
   for (const anchor of facts.anchors ?? []) if (!anchor.present) reasons.push(`anchor ${anchor.path} is missing`);
   reasons.push(...(facts.problems ?? []));
   const ok = reasons.length === 0;
-  const body: Record<string, unknown> = {
+  const body: HealthBody = {
     status: ok ? "ok" : "degraded",
     ...(ok ? {} : { reasons }),
     pending: facts.queue.pending,
