@@ -56,7 +56,7 @@ export function viewScan(scan: RowScan, v: ViewContext): ScanView {
     if (retrying)
       return {
         shown: "retrying",
-        label: html`retrying ${timeTag(retrying.dueAt, v.now)}`,
+        label: retryText(retrying, v),
         reason: own.reason ?? retrying.lastError ?? undefined,
         actions,
       };
@@ -70,6 +70,11 @@ export function viewScan(scan: RowScan, v: ViewContext): ScanView {
   return { shown: scan.state, label: scan.state, reason: own.reason ?? scan.detail ?? undefined, actions };
 }
 
+/** "retrying in 30 s", or once that time has passed (the target still down, the mount gone): "retry due". */
+function retryText(d: Pick<DeliveryView, "dueAt">, v: ViewContext): SafeHtml {
+  return d.dueAt > v.now ? html`retrying ${timeTag(d.dueAt, v.now)}` : html`retry due ${timeTag(d.dueAt, v.now)}`;
+}
+
 function actionForm(v: ViewContext, action: RowAction, id: number): SafeHtml {
   return html`<form method="post" action="${v.prefix}actions/${action}" class="action" data-action="${action}"><input type="hidden" name="id" value="${id}"><input type="hidden" name="${FORM_TOKEN_FIELD}" value="${v.formToken}"><button type="submit" name="do" value="${action}">${ACTION_LABELS[action]}</button></form>`;
 }
@@ -77,7 +82,7 @@ function actionForm(v: ViewContext, action: RowAction, id: number): SafeHtml {
 function delivery(d: DeliveryView, v: ViewContext): SafeHtml {
   const retry =
     d.state === "pending" && d.attempts > 0
-      ? html` retrying ${timeTag(d.dueAt, v.now)} after ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}`
+      ? html` ${retryText(d, v)} after ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}`
       : "";
   const error =
     d.lastError && ERROR_STATES.has(d.state)

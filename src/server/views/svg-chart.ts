@@ -56,8 +56,11 @@ export function renderBarChart(input: BarChartInput): SafeHtml {
       base += v;
     });
   });
-  const ticks = input.ticks.map(
-    ([i, text]) => html`<text x="${fix(LEFT + i * step + step / 2)}" y="${HEIGHT - 4}" text-anchor="middle">${text}</text>`,
+  // The last bucket's label ends at the right edge rather than running past it.
+  const ticks = input.ticks.map(([i, text]) =>
+    i === labels.length - 1
+      ? html`<text x="${WIDTH}" y="${HEIGHT - 4}" text-anchor="end">${text}</text>`
+      : html`<text x="${fix(LEFT + i * step + step / 2)}" y="${HEIGHT - 4}" text-anchor="middle">${text}</text>`,
   );
   const axis = html`<line x1="${LEFT}" y1="${TOP + plotHeight}" x2="${WIDTH}" y2="${TOP + plotHeight}"/><text x="${LEFT - 4}" y="${TOP + 8}" text-anchor="end">${max}</text><text x="${LEFT - 4}" y="${TOP + plotHeight}" text-anchor="end">0</text>`;
   const legend = series.map((s, k) => html`<li><span class="swatch series-${k % COLOURS}"></span>${s.name}</li>`);
