@@ -61,13 +61,8 @@ interface HistoryParams {
   limit: number;
 }
 
-/** Creates the dashboard's indexes over the history if missing (the stats read the same one). */
-export function ensureHistoryIndexes(db: Database): void {
-  for (const sql of INDEXES) db.exec(sql);
-}
-
 export function prepareHistory(db: Database) {
-  ensureHistoryIndexes(db);
+  for (const sql of INDEXES) db.exec(sql);
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
     historyPage: p<[HistoryParams]>(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { HOUR_MS, QueueStats } from "../../src/queue/history-stats.js";
+import { HOUR_MS, LATENCY_SAMPLE, QueueStats } from "../../src/queue/history-stats.js";
 import { createQueue, request, tempDatabase } from "./helpers.js";
 
 const LIBS = [{ id: "2", title: "TV Shows" }];
@@ -38,13 +38,13 @@ describe("the history's statistics", () => {
     const until = q.clock.now() + 1;
     expect(stats.finishedByState(start, until)).toEqual({ done: 1, failed: 1, cancelled: 1 });
     expect(stats.finishedByState(start + HOUR_MS, until)).toEqual({ done: 1, cancelled: 1 });
-    expect(stats.deliveriesPerHour(start, until)).toEqual([
+    expect(stats.deliveriesPerHour(["plex", "jellyfin"], start, until)).toEqual([
       { target: "jellyfin", hour: start, n: 1 },
       { target: "plex", hour: start, n: 1 },
       { target: "jellyfin", hour: start + HOUR_MS, n: 1 },
       { target: "plex", hour: start + HOUR_MS, n: 1 },
     ]);
-    expect(stats.deliveriesPerHour(start + HOUR_MS, until)).toHaveLength(2);
+    expect(stats.deliveriesPerHour(["plex", "jellyfin"], start + HOUR_MS, until)).toHaveLength(2);
   });
 
   it("gives the median and 95th percentile of the time to confirmation (nearest rank), none when nothing was confirmed", () => {
@@ -57,16 +57,28 @@ describe("the history's statistics", () => {
     expect(stats.confirmLatency(since, q.clock.now() + 1)).toEqual({ count: 20, medianMs: 10_000, p95Ms: 19_000 });
   });
 
-  it("reads the window through the history index, never the whole table", () => {
+  it("reads each window from an index, never a whole table, and no more than the sample for the latency", () => {
     const { db } = tempDatabase();
-    new QueueStats(db);
+    const stats = new QueueStats(db);
     const plan = (sql: string) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ since: 0, until: 1 }) as Array<{ detail: string }>).map((r) => r.detail).join("; ");
-    const sources = Object.values(new QueueStats(db) as unknown as Record<string, { source: string }>).map((s) => s.source);
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ since: 0, until: 1, targets: "[]" }) as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join("; ");
+    const sources = Object.values(stats as unknown as Record<string, { source: string }>).map((s) => plan(s.source));
     expect(sources).toHaveLength(3);
-    for (const sql of sources) {
-      expect(plan(sql)).toMatch(/USING (COVERING )?INDEX scan_queue_history \(finished_at>\? AND finished_at<\?\)/);
-      expect(plan(sql)).not.toMatch(/(^|; )SCAN (scan_queue|scan_delivery|s|d)( |;|$)/);
-    }
+    expect(sources[0]).toMatch(/USING COVERING INDEX scan_queue_state_finished \(state=\? AND finished_at>\? AND finished_at<\?\)/);
+    expect(sources[1]).toMatch(/USING COVERING INDEX scan_delivery_finished \(target=\? AND updated_at>\? AND updated_at<\?\)/);
+    expect(sources[2]).toMatch(/USING INDEX scan_delivery_confirmed \(updated_at>\? AND updated_at<\?\)/);
+    for (const p of sources) expect(p).not.toMatch(/(^|; )SCAN (scan_queue|scan_delivery)( |;|$)/);
+  });
+
+  it("takes the percentiles from the latest confirmations only", () => {
+    const q = createQueue();
+    const stats = new QueueStats(q.db);
+    const since = q.clock.now();
+    // Slow ones first, then a full sample of fast ones: only the fast ones count.
+    for (let i = 0; i < 5; i++) confirmOne(q, `/data/TV/Slow ${i}`, 600_000);
+    for (let i = 0; i < LATENCY_SAMPLE; i++) confirmOne(q, `/data/TV/Fast ${i}`, 2_000);
+    expect(stats.confirmLatency(since, q.clock.now() + 1)).toEqual({ count: LATENCY_SAMPLE, medianMs: 2_000, p95Ms: 2_000 });
   });
 });

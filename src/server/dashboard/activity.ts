@@ -8,19 +8,37 @@ const DAY_HOURS = 24;
 const WEEK_HOURS = 7 * DAY_HOURS;
 const FINISHED = ["done", "unconfirmed", "failed", "cancelled"] as const;
 
+/**
+ * How long one reading of the statistics is shown. An open page reloads its
+ * live part after every change to the queue (up to twice a second in a
+ * drain), and a week of a busy history costs tens of milliseconds to count
+ * (bench/dashboard.ts); hourly bars need no fresher figures.
+ */
+export const ACTIVITY_REFRESH_MS = 15_000;
+const shown = new WeakMap<object, { period: number; html: SafeHtml }>();
+
 /** Today's totals, scans per hour and target (24 hours, 7 days) and the time to confirmation, from the history. */
 export function renderActivity(deps: Pick<DashboardDeps, "stats" | "targetNames">, now: number): SafeHtml {
+  const period = Math.floor(now / ACTIVITY_REFRESH_MS);
+  const last = shown.get(deps.stats);
+  if (last?.period === period) return last.html;
+  const html = readActivity(deps, now);
+  shown.set(deps.stats, { period, html });
+  return html;
+}
+
+function readActivity(deps: Pick<DashboardDeps, "stats" | "targetNames">, now: number): SafeHtml {
   const { stats } = deps;
   const thisHour = Math.floor(now / HOUR_MS) * HOUR_MS;
   const weekStart = thisHour - (WEEK_HOURS - 1) * HOUR_MS;
   const dayStart = thisHour - (DAY_HOURS - 1) * HOUR_MS;
-  const perHour = stats.deliveriesPerHour(weekStart, now + 1);
+  const names = deps.targetNames();
+  const perHour = stats.deliveriesPerHour(names, weekStart, now + 1);
   const today = stats.finishedByState(startOfLocalDay(now), now + 1);
   const totals = joinHtml(
     FINISHED.map((state) => html`<span class="total state-${state}" data-total="${state}"><b>${today[state] ?? 0}</b> ${state}</span>`),
     " ",
   );
-  const names = targetsOf(deps.targetNames(), perHour);
   const day = chart("chart-day", "Scans per hour and target, last 24 hours", dayStart, DAY_HOURS, names, perHour, (i) =>
     i % 6 === 5 || i === 0 ? (i === DAY_HOURS - 1 ? "now" : `−${DAY_HOURS - 1 - i} h`) : undefined,
   );
@@ -66,13 +84,6 @@ function latencyText(window: string, l: ConfirmLatency): SafeHtml {
   if (l.count === 0 || l.medianMs === null || l.p95Ms === null)
     return html`<li>${window}: no confirmed scan (only targets that confirm, such as Plex, count)</li>`;
   return html`<li data-latency="${window}">${window}: median <b>${elapsedText(l.medianMs)}</b>, 95th percentile <b>${elapsedText(l.p95Ms)}</b> (${l.count} confirmed)</li>`;
-}
-
-/** Configured targets first, then any the history still names (a target removed since). */
-function targetsOf(configured: string[], counts: HourCount[]): string[] {
-  const names = [...configured];
-  for (const c of counts) if (!names.includes(c.target)) names.push(c.target);
-  return names;
 }
 
 function hourLabel(ms: number): string {

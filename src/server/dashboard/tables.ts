@@ -81,9 +81,7 @@ function actionForm(v: ViewContext, action: RowAction, id: number): SafeHtml {
 
 function delivery(d: DeliveryView, v: ViewContext): SafeHtml {
   const retry =
-    d.state === "pending" && d.attempts > 0
-      ? html` ${retryText(d, v)} after ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}`
-      : "";
+    d.state === "pending" && d.attempts > 0 ? html` ${retryText(d, v)} after ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}` : "";
   const error =
     d.lastError && ERROR_STATES.has(d.state)
       ? html`<br><small class="error-text">${d.lastError.length > ERROR_SHOWN ? `${d.lastError.slice(0, ERROR_SHOWN)}…` : d.lastError}</small>`
