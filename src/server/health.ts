@@ -20,7 +20,7 @@ export interface HealthFacts {
     /** The last finished poll; absent before the first one ends. */
     lastPoll?: { ok: boolean };
   };
-  /** Anchor files or folders that must exist before scanning (a hook: none today). */
+  /** The ANCHORS files or folders that must exist before scanning, as last checked. */
   anchors?: ReadonlyArray<{ path: string; present: boolean }>;
   /** When the anchors were last looked at (epoch ms); absent before the first check. */
   anchorsCheckedAt?: number;

@@ -164,6 +164,27 @@ describe.skipIf(!runBrowserTests)("the dashboard with a scan in every kind of wa
     await page.close();
   });
 
+  it("charts today's scans per hour and target as SVG with a title and a table, and works without JavaScript", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${t.base}/`);
+    expect(await page.locator("#today [data-total=failed] b").textContent()).toBe("1");
+    // Plex was sent three scans that finished or failed: the failed one is the only finished delivery.
+    expect(await page.locator("#chart-day svg > title").textContent()).toBe(
+      "Scans per hour and target, last 24 hours: 1 in all (plex 1), at most 1 in one",
+    );
+    expect(await page.locator("#chart-day svg rect").count()).toBe(1);
+    expect(await page.locator("#chart-day table tbody tr td").allTextContents()).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:00$/),
+      "1",
+    ]);
+    expect(await page.locator("#latency li").allTextContents()).toEqual([
+      expect.stringContaining("last 24 hours: no confirmed scan"),
+      expect.stringContaining("last 7 days: no confirmed scan"),
+    ]);
+    await context.close();
+  });
+
   it("fits a phone's width without sideways scrolling, in light and dark, and saves the screenshots", async () => {
     mkdirSync(ARTEFACTS, { recursive: true });
     for (const width of [1280, 390]) {

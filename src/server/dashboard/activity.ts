@@ -22,9 +22,9 @@ export function renderActivity(deps: Pick<DashboardDeps, "stats" | "targetNames"
   const period = Math.floor(now / ACTIVITY_REFRESH_MS);
   const last = shown.get(deps.stats);
   if (last?.period === period) return last.html;
-  const html = readActivity(deps, now);
-  shown.set(deps.stats, { period, html });
-  return html;
+  const markup = readActivity(deps, now);
+  shown.set(deps.stats, { period, html: markup });
+  return markup;
 }
 
 function readActivity(deps: Pick<DashboardDeps, "stats" | "targetNames">, now: number): SafeHtml {
