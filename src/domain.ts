@@ -19,6 +19,12 @@ export interface ScanRequest {
   files?: string[];
   /** True when the event removed `files` (a delete, a rename's old path): they are expected to be gone. */
   deletion?: boolean;
+  /**
+   * The paths the source named that led here, each with the media server's
+   * path it was mapped to and the SERVER_PATH_MAPPINGS entry that did it
+   * (kept for `scanarr status` and the reasons). Absent: the folder itself.
+   */
+  origins?: ReadonlyArray<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
 }
 
 /** A media-server library (Plex calls it a section). */

@@ -92,6 +92,19 @@ export const COMMANDS: CommandSpec[] = [
     ),
   },
   {
+    name: "status",
+    description: "say where the requests for a file or folder went: received, mapped, scanned, confirmed, or what they wait for",
+    configure: (c) =>
+      c
+        .argument("<path>", "a file or folder, as Sonarr/Radarr, the mount or the media server name it")
+        .addOption(new Option("--json", "print JSON for scripts")),
+    config: { file: "optional" },
+    run: lazy(
+      () => import("./status.js"),
+      (raw) => ({ args: Array.isArray(raw.args) ? raw.args : [], json: flag(raw.json) }),
+    ),
+  },
+  {
     name: "map",
     description: "show, step by step, how paths are rewritten and which library would scan them",
     configure: (c) =>

@@ -42,10 +42,11 @@ export type Ingest = (
   options?: IngestOptions,
 ) => Promise<IngestOutcome>;
 
-/** Files a folder's request names: imports to wait for, deletions expected gone. */
+/** Files a folder's request names: imports to wait for, deletions expected gone; and the paths that led to it. */
 interface NamedFiles {
   imports: Set<string>;
   deleted: Set<string>;
+  origins: Array<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
 }
 
 /** Builds the pipeline every source (webhooks, manual scans, /triggers, watchers, drive) calls. */
@@ -84,9 +85,11 @@ function planFolders(
   const ignored: string[] = [];
   for (const asked of requested) {
     let mapped: string;
+    let rule: { mappingKey?: string; mappingPrefix?: string } = {};
     try {
       const step = deps.mapper.explain(asked.path);
       mapped = step.serverPath;
+      if (step.key !== undefined && step.prefix !== undefined) rule = { mappingKey: step.key, mappingPrefix: step.prefix };
       deps.logger?.debug({ path: asked.path, prefix: step.prefix ?? null, key: step.key ?? null, mapped }, "path mapped");
     } catch (error) {
       if (error instanceof PathError) return error.message;
@@ -104,8 +107,9 @@ function planFolders(
       if (error instanceof PathSyntaxError) return `path ${quotePath(mapped)} ${error.message}`;
       throw error;
     }
-    const named = folders.get(folder) ?? { imports: new Set<string>(), deleted: new Set<string>() };
+    const named = folders.get(folder) ?? { imports: new Set<string>(), deleted: new Set<string>(), origins: [] };
     folders.set(folder, named);
+    named.origins.push({ path: asked.path, mapped, ...rule });
     // A file: the folder to scan is its parent, not the path itself.
     if (nameFiles && asked.kind !== "folder" && folder !== folderToScan(mapped, true)) {
       (asked.deleted ? named.deleted : named.imports).add(mapped);
@@ -116,9 +120,12 @@ function planFolders(
 
 function requestsFor(folder: string, named: NamedFiles | undefined, source: string, event: string): ScanRequest[] {
   const base = { folder, source, event };
-  if (!named || named.imports.size + named.deleted.size === 0) return [base];
+  if (!named) return [base];
+  // The paths that led here go with the folder's first request: one scan takes them all in.
+  const origins = { origins: named.origins };
+  if (named.imports.size + named.deleted.size === 0) return [{ ...base, ...origins }];
   const asked: ScanRequest[] = [];
-  if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports] });
-  if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
+  if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports], ...origins });
+  if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true, ...(asked.length === 0 ? origins : {}) });
   return asked;
 }

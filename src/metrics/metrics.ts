@@ -2,6 +2,8 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** What the metrics read when scraped; each answer is secret-free by construction (names and counts only). */
 export interface MetricsSources {
+  /** The configured targets: every counter by target starts at 0 for each of them and each outcome. */
+  targetNames?: readonly string[];
   /** Scans per shown state (pending, waiting-for-files, done, …). */
   queueDepth(): Record<string, number>;
   /** Each target's health as the scheduler sees it. */
@@ -15,7 +17,10 @@ export interface MetricsSources {
 /** Outcomes of one webhook or manual request. */
 export type RequestOutcome = "queued" | "ignored" | "test" | "refused";
 /** Outcomes of one delivery attempt. */
-export type DeliveryOutcomeLabel = "delivered" | "failed" | "retry" | "skipped";
+export const DELIVERY_OUTCOMES = ["delivered", "failed", "retry", "skipped"] as const;
+export type DeliveryOutcomeLabel = (typeof DELIVERY_OUTCOMES)[number];
+const CONFIRMATION_OUTCOMES = ["confirmed", "unconfirmed"] as const;
+const POLL_OUTCOMES = ["ok", "failed"] as const;
 
 export interface ScanMetrics {
   readonly registry: Registry;
@@ -135,6 +140,13 @@ export function createMetrics(sources: MetricsSources): ScanMetrics {
     });
   }
   if (sources.anchors) registerAnchorGauges(registry, sources.anchors);
+  // Every series an alert rule watches exists from the start at 0 (contrib/prometheus-rules.yml):
+  // `increase(...) > 0` cannot see a first failure on a series that appears with it.
+  for (const target of sources.targetNames ?? []) {
+    for (const outcome of DELIVERY_OUTCOMES) deliveries.labels({ target, outcome }).inc(0);
+    for (const outcome of CONFIRMATION_OUTCOMES) confirmations.labels({ target, outcome }).inc(0);
+  }
+  if (sources.drive) for (const outcome of POLL_OUTCOMES) drivePolls.labels({ outcome }).inc(0);
   return {
     registry,
     request: (source, outcome) => requests.inc({ source: KNOWN_SOURCES.has(source) ? source : "other", outcome }),

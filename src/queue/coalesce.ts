@@ -4,11 +4,13 @@ import { factsOf, type ScanRow } from "./rows.js";
 import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
 import { moveFiles, type FileStatements } from "./scan-files.js";
+import type { RequestStatements } from "./scan-requests.js";
 
 /** What coalescing needs from the queue; all of it runs inside the caller's transaction. */
 export interface CoalesceContext {
   st: QueueStatements;
   fst: FileStatements;
+  rst: RequestStatements;
   targets: readonly string[];
   delayMs: number;
   maxWaitMs: number;
@@ -84,9 +86,10 @@ function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
-/** `childId` disappears into `intoId`, its files with it. */
+/** `childId` disappears into `intoId`, its files and its requests' paths with it. */
 function absorbScan(ctx: CoalesceContext, intoId: number, childId: number, now: number): void {
   moveFiles(ctx.fst, intoId, childId, ctx.gateFiles, now);
+  ctx.rst.move.run(intoId, childId);
   ctx.st.deleteDeliveries.run(childId);
   ctx.st.deleteScan.run(childId);
 }

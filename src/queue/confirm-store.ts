@@ -55,7 +55,7 @@ export function prepareConfirmStatements(db: Database) {
   return {
     markConfirming: p<[string | null, number, number, number, string]>(
       `UPDATE scan_delivery SET state = 'confirming', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
-       confirm = NULL, detail = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+       confirm = NULL, detail = NULL, last_error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
     // Each confirming target has its own driver; the partial index holds only the deliveries being confirmed.
     listConfirming: p<[string, number]>(

@@ -91,7 +91,7 @@ function describeError(error: unknown): string {
 function describeNoLibrary(dt: DeliveryTarget, folder: string): string {
   const locations = (dt.libraries.knownLibraries() ?? []).flatMap((l) => l.locations.map((loc) => `${l.title}=${loc}`));
   const shown = locations.slice(0, 8).join(", ") + (locations.length > 8 ? `, … (${locations.length} in all)` : "");
-  return `no library of ${dt.target.name} contains ${folder} (locations: ${shown || "none"})`;
+  return `no library of ${dt.target.name} holds ${folder} (locations: ${shown || "none"})`;
 }
 
 function refOf(library: Library): LibraryRef {

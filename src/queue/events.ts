@@ -31,7 +31,8 @@ export type QueueEvent =
       confirmedAfterMs?: number;
     }
   | { type: "action"; at: number; action: "scan-now" | "retry" | "cancel"; scanId: number; dueAt?: number }
-  | { type: "history-cleared"; at: number; scans: number };
+  | { type: "history-cleared"; at: number; scans: number }
+  | { type: "holds-changed"; at: number; holds: number };
 
 export type QueueListener = (event: QueueEvent) => void;
 

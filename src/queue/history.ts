@@ -1,12 +1,9 @@
 import type { Database, Statement } from "better-sqlite3";
-import type { DeliveryRow, ScanRow } from "./rows.js";
-import { toQueuedScan } from "./rows.js";
-import type { FileRow } from "./scan-files.js";
-import { groupBy } from "../lib/group-by.js";
-import type { QueuedScan } from "./types.js";
-
-import { countedState, type HistoryState } from "./shown-state.js";
-import type { StoredScanState } from "./lifecycle.js";
+import type { ScanRow } from "./rows.js";
+import { systemClock, type Clock } from "../lib/clock.js";
+import type { ScanCounts } from "./scan-counts.js";
+import { ScanViews, type ListedScan } from "./scan-views.js";
+import type { HistoryState } from "./shown-state.js";
 
 export { HISTORY_STATES, type HistoryState } from "./shown-state.js";
 
@@ -31,7 +28,7 @@ export interface PendingCursor {
 }
 
 export interface Page<C> {
-  scans: QueuedScan[];
+  scans: ListedScan[];
   /** The cursor of the next page; absent on the last one. */
   next?: C;
 }
@@ -75,36 +72,21 @@ export function prepareHistory(db: Database) {
        AND (priority, due_at, id) > (?, ?, ?) ORDER BY priority, due_at, id LIMIT ?`,
     ),
     byId: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
-    // The state index covers the count; waiting-for-files has its own partial index.
-    countsByState: p<[]>("SELECT state, n FROM scan_count WHERE n > 0"),
-    countWaitingFiles: p<[]>(
-      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')",
-    ),
-    deliveriesIn: p<[string]>("SELECT * FROM scan_delivery WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, target"),
-    filesIn: p<[string, number]>(
-      `SELECT scanId, path, deletion, seen FROM (SELECT scan_id AS scanId, path, deletion, seen,
-       row_number() OVER (PARTITION BY scan_id ORDER BY path) AS n FROM scan_file WHERE scan_id IN (SELECT value FROM json_each(?)))
-       WHERE n <= ? ORDER BY scanId, path`,
-    ),
-    fileCounts: p<[string]>(
-      "SELECT scan_id AS scanId, COUNT(*) AS n FROM scan_file WHERE scan_id IN (SELECT value FROM json_each(?)) GROUP BY scan_id",
-    ),
   };
 }
 
 export type HistoryStatements = ReturnType<typeof prepareHistory>;
 
-/** A scan as the dashboard lists it: the queue's view plus how many files it names in all. */
-export interface ListedScan extends QueuedScan {
-  fileCount: number;
-}
+export type { ListedScan } from "./scan-views.js";
 
 /** Read-only paged views of the queue for the dashboard and the JSON API. */
 export class QueueBrowser {
   private readonly st: HistoryStatements;
+  private readonly views: ScanViews;
 
-  constructor(db: Database) {
+  constructor(db: Database, clock: Pick<Clock, "now"> = systemClock) {
     this.st = prepareHistory(db);
+    this.views = new ScanViews(db, clock);
   }
 
   history(filter: HistoryFilter, limit: number, after?: HistoryCursor): Page<HistoryCursor> & { scans: ListedScan[] } {
@@ -136,26 +118,12 @@ export class QueueBrowser {
     return row && this.detailed([row])[0];
   }
 
-  /** Scans per counted state (see countedState: a scan being delivered counts as pending), waiting-for-files apart. */
-  counts(): Record<string, number> {
-    const waiting = (this.st.countWaitingFiles.get() as { n: number }).n;
-    const counts: Record<string, number> = { pending: 0 - waiting || 0, "waiting-for-files": waiting };
-    for (const row of this.st.countsByState.all() as Array<{ state: StoredScanState; n: number }>) {
-      const key = countedState(row.state);
-      counts[key] = (counts[key] ?? 0) + row.n;
-    }
-    return counts;
+  /** Scans per shown state (src/queue/scan-counts.ts). */
+  counts(): ScanCounts {
+    return this.views.counts();
   }
 
   private detailed(rows: ScanRow[]): ListedScan[] {
-    if (rows.length === 0) return [];
-    const ids = JSON.stringify(rows.map((r) => r.id));
-    const deliveries = groupBy(this.st.deliveriesIn.all(ids) as DeliveryRow[], (d) => d.scan_id);
-    const files = groupBy(this.st.filesIn.all(ids, FILES_SHOWN) as Array<FileRow & { scanId: number }>, (f) => f.scanId);
-    const fileCounts = new Map((this.st.fileCounts.all(ids) as Array<{ scanId: number; n: number }>).map((r) => [r.scanId, r.n]));
-    return rows.map((row) => ({
-      ...toQueuedScan(row, deliveries.get(row.id) ?? [], files.get(row.id) ?? []),
-      fileCount: fileCounts.get(row.id) ?? 0,
-    }));
+    return this.views.show(rows, FILES_SHOWN);
   }
 }

@@ -1,9 +1,12 @@
 import type { Database } from "better-sqlite3";
-import { groupBy } from "../lib/group-by.js";
+import { systemClock, type Clock } from "../lib/clock.js";
 import { listConfirming, prepareConfirmStatements, type ConfirmingDelivery, type ConfirmStatements } from "./confirm-store.js";
-import type { DeliveryRow, ScanRow } from "./rows.js";
-import { toQueuedScan } from "./rows.js";
-import { prepareFileStatements, type FileRow, type FileStatements } from "./scan-files.js";
+import { prepareHoldStatements, type HoldStatements } from "./holds.js";
+import type { ScanRow } from "./rows.js";
+import type { ScanCounts } from "./scan-counts.js";
+import { prepareFileStatements, type FileStatements } from "./scan-files.js";
+import { prepareRequestStatements, type RequestStatements } from "./scan-requests.js";
+import { ScanViews } from "./scan-views.js";
 import { migrateQueue } from "./schema.js";
 import { prepareStatements, type QueueStatements } from "./statements.js";
 import type { QueuedScan } from "./types.js";
@@ -16,12 +19,23 @@ export class QueueReads {
   protected readonly st: QueueStatements;
   protected readonly cst: ConfirmStatements;
   protected readonly fst: FileStatements;
+  protected readonly rst: RequestStatements;
+  protected readonly hst: HoldStatements;
+  protected readonly views: ScanViews;
 
-  constructor(db: Database) {
+  constructor(db: Database, clock: Pick<Clock, "now"> = systemClock) {
     migrateQueue(db);
     this.st = prepareStatements(db);
     this.cst = prepareConfirmStatements(db);
     this.fst = prepareFileStatements(db);
+    this.rst = prepareRequestStatements(db);
+    this.hst = prepareHoldStatements(db);
+    this.views = new ScanViews(db, clock);
+  }
+
+  /** Scans per shown state (one count for the pages, /health, /metrics and the API). */
+  counts(): ScanCounts {
+    return this.views.counts();
   }
 
   countPending(): number {
@@ -89,10 +103,6 @@ export class QueueReads {
   }
 
   protected withDeliveries(rows: ScanRow[]): QueuedScan[] {
-    if (rows.length === 0) return [];
-    const ids = JSON.stringify(rows.map((r) => r.id));
-    const byScan = groupBy(this.st.deliveriesIn.all(ids) as DeliveryRow[], (d) => d.scan_id);
-    const filesBy = groupBy(this.fst.filesIn.all(ids) as Array<FileRow & { scanId: number }>, (f) => f.scanId);
-    return rows.map((row) => toQueuedScan(row, byScan.get(row.id) ?? [], filesBy.get(row.id) ?? []));
+    return this.views.show(rows).map(({ fileCount: _, ...scan }) => scan);
   }
 }

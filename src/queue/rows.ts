@@ -1,7 +1,8 @@
 import type { FileRow } from "./scan-files.js";
 import type { DeliveryState, FilesState, StoredScanState } from "./lifecycle.js";
-import { displayState } from "./shown-state.js";
-import type { DeliveryView, LibraryRef, QueuedScan, ScanFacts } from "./types.js";
+import { reasonFor } from "./reasons.js";
+import { actionsFor, shownState, STATE_WORDS, type ShownContext } from "./shown-state.js";
+import type { DeliveryView, LibraryRef, QueuedScan, RequestOrigin, ScanFacts } from "./types.js";
 
 export type { StoredScanState } from "./lifecycle.js";
 
@@ -49,6 +50,7 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
     // While confirming, the detail is the driver's latest word on it.
     detail: row.state === "confirming" ? (row.detail ?? "waiting for confirmation") : row.detail,
     confirmedAfterMs: confirmedAfterOf(row.confirm),
+    updatedAt: row.updated_at,
   };
 }
 
@@ -66,22 +68,30 @@ export function factsOf(row: ScanRow): ScanFacts {
   };
 }
 
-export function toQueuedScan(row: ScanRow, deliveries: DeliveryRow[], files: FileRow[]): QueuedScan {
+/** A stored scan as the queue shows it: its shown state, its reason and its actions, from its rows and `ctx`. */
+export function toQueuedScan(
+  row: ScanRow,
+  deliveries: DeliveryRow[],
+  files: FileRow[],
+  origins: RequestOrigin[],
+  ctx: ShownContext,
+): QueuedScan {
   const waiting = row.files_state === "waiting" && (row.state === "open" || row.state === "closed");
-  return {
+  const state = shownState(row, deliveries, ctx);
+  const scan = {
     id: row.id,
     ...factsOf(row),
-    state: displayState(
-      row,
-      deliveries.map((d) => d.state),
-    ),
+    state,
+    stateText: STATE_WORDS[state],
     finishedAt: row.finished_at,
     deliveries: deliveries.map(toDeliveryView),
     files: files.map((f) => ({ path: f.path, deleted: f.deletion === 1, seen: f.seen === 1 })),
     fileChecks: row.file_checks,
     nextFileCheckAt: waiting ? Math.max(row.file_check_at, row.due_at) : null,
     detail: row.detail,
+    origins,
   };
+  return { ...scan, reason: reasonFor(scan, ctx.holds, ctx.now), actions: actionsFor(state) };
 }
 
 /** The libraries column (JSON); null when unset or unreadable. */

@@ -11,6 +11,8 @@ export { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js
 import { QueueReads } from "./queue-reads.js";
 import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
 import { attachFiles } from "./scan-files.js";
+import { recordOrigins } from "./scan-requests.js";
+import { holdsDiffer, readHolds, replaceHolds, type HoldInput } from "./holds.js";
 import {
   dueFileChecks,
   recordFileChecks,
@@ -39,7 +41,7 @@ export class ScanQueue extends QueueReads {
   private depth = 0;
 
   constructor(private readonly options: ScanQueueOptions) {
-    super(options.db);
+    super(options.db, options.clock);
     this.clock = options.clock;
     this.events = new EventBuffer(options.logger);
     this.ast = actions.prepareActionStatements(options.db);
@@ -47,6 +49,7 @@ export class ScanQueue extends QueueReads {
     this.ctx = {
       st: this.st,
       fst: this.fst,
+      rst: this.rst,
       gateFiles: options.fileChecks !== undefined,
       fileChecks: options.fileChecks ?? { maxChecks: 1, delayMs: 0, scanFolderOnExhaustion: true },
       targets: [...options.targets],
@@ -102,6 +105,8 @@ export class ScanQueue extends QueueReads {
           now,
         );
         attachFiles(this.ctx.fst, result.scanId, request.files ?? [], request.deletion ?? false, this.ctx.gateFiles, now);
+        const origins = request.origins ?? (request.files?.length ? request.files : [folder]).map((p) => ({ path: p, mapped: p }));
+        recordOrigins(this.rst, result.scanId, origins, request.source, request.event, now);
         (result.kind === "covered" ? covered : queued).add(folder);
         earliest = Math.min(earliest, result.dueAt);
       });
@@ -271,6 +276,21 @@ export class ScanQueue extends QueueReads {
   /** Cancels a scan that has not started delivering; deliveries already done stay done. */
   cancel(id: number): actions.ActionResult {
     return this.act("cancel", id, (now) => actions.cancelScan(this.ast, id, now), false);
+  }
+
+  /**
+   * Makes the stored holds (scan_hold) what holds the deliveries back now; a
+   * hold already stored keeps its start. Writes only when they changed;
+   * answers whether they did.
+   */
+  recordHolds(holds: readonly HoldInput[]): boolean {
+    if (!holdsDiffer(readHolds(this.hst), holds)) return false;
+    return this.transaction(() => {
+      const now = this.clock.now();
+      replaceHolds(this.hst, holds, now);
+      this.tell({ type: "holds-changed", at: now, holds: holds.length });
+      return true;
+    });
   }
 
   /** Deletes finished scans older than `cutoff` (epoch ms); returns how many. */

@@ -8,6 +8,14 @@ import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
 import { planOutcome, type Attempt, type OutcomeWrite } from "./record-outcome.js";
 import type { ScanQueue } from "./scan-queue.js";
 import { TargetHealth, type HealthState } from "./target-health.js";
+
+/** A target as the scheduler sees it; `since` and `error` while it is down or refusing its token. */
+export interface TargetStateView {
+  state: HealthState;
+  failures: number;
+  since?: number;
+  error?: string | null;
+}
 import type { DeliveryJob } from "./types.js";
 import { createUpkeep } from "./upkeep.js";
 
@@ -77,7 +85,7 @@ export interface DeliveryHandle {
   /** Looks for due work now (after an enqueue, a config change, a test's clock move). */
   wake(): void;
   /** Each target's state (ok, unavailable, misconfigured) and consecutive failures, for /health. */
-  targetStates(): Record<string, { state: HealthState; failures: number }>;
+  targetStates(): Record<string, TargetStateView>;
 }
 
 // Node timers overflow past ~24.8 days; waking hourly at most costs nothing.
@@ -290,6 +298,11 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
 
   tick();
   const targetStates = () =>
-    Object.fromEntries([...health].map(([name, h]) => [name, { state: h.state, failures: h.consecutiveFailures }]));
+    Object.fromEntries(
+      [...health].map(([name, h]) => [
+        name,
+        { state: h.state, failures: h.consecutiveFailures, ...(h.state === "ok" ? {} : { since: h.downSince, error: h.lastError }) },
+      ]),
+    );
   return { stop, wake: tick, targetStates };
 }

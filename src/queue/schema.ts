@@ -144,6 +144,40 @@ const MIGRATIONS: string[] = [
     INSERT INTO scan_count (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1;
   END;
   `,
+  // 5: what \`scanarr status\` and the reasons need. Each path a request named,
+  // as the source named it and as mapped (with the SERVER_PATH_MAPPINGS key
+  // that mapped it), kept with the scan that took it in (one row per path and
+  // scan: a repeated request counts up). What holds every delivery back now
+  // (a missing anchor, a target down or refusing its token), written by serve
+  // when it changes, so the pages and \`scanarr status\` read the same facts.
+  // Two partial indexes let the shown-state counts cost what they count.
+  `
+  CREATE TABLE scan_request (
+    scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    mapped TEXT NOT NULL,
+    mapping_key TEXT,
+    mapping_prefix TEXT,
+    source TEXT NOT NULL,
+    event TEXT NOT NULL,
+    first_at INTEGER NOT NULL,
+    last_at INTEGER NOT NULL,
+    times INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (scan_id, path)
+  ) WITHOUT ROWID;
+  CREATE INDEX scan_request_path ON scan_request (path);
+  CREATE INDEX scan_request_mapped ON scan_request (mapped);
+  CREATE INDEX scan_queue_folder ON scan_queue (folder);
+  CREATE TABLE scan_hold (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('anchor', 'target-down', 'token-refused')),
+    subject TEXT NOT NULL,
+    detail TEXT,
+    since INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX scan_queue_live_due ON scan_queue (due_at, files_state) WHERE state IN ('open', 'closed');
+  CREATE INDEX scan_delivery_retrying ON scan_delivery (scan_id) WHERE state = 'pending' AND attempts > 0;
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */

@@ -76,7 +76,7 @@ export function prepareStatements(db: Database) {
     // lease ran out went back to pending and may be someone else's by now.
     markDone: p<[string | null, number, number, number, string]>(
       `UPDATE scan_delivery SET state = 'done', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
-       owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+       last_error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
     markRetry: p<[number, number, string, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'pending', attempts = attempts + 1, retry_at = ?,

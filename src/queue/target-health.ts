@@ -22,7 +22,9 @@ export class TargetHealth {
   private failures = 0;
   /** Advances at every counted failure and at every return to "ok". */
   private epoch = 0;
-  private downSince = 0;
+  /** Since when the target is down or refusing (epoch ms), and the error that made it so; kept until it answers. */
+  downSince = 0;
+  lastError: string | null = null;
   private probeMs = 0;
 
   constructor(
@@ -63,6 +65,7 @@ export class TargetHealth {
     this.state = "ok";
     this.failures = 0;
     this.heldUntil = 0;
+    this.lastError = null;
   }
 
   /**
@@ -87,6 +90,7 @@ export class TargetHealth {
     this.epoch += 1;
     this.failures += 1;
     if (this.state === "ok") this.downSince = now;
+    this.lastError = message;
     if (this.state !== state) {
       const fields = { target: this.name, error: message };
       if (state === "unavailable") {

@@ -1,8 +1,47 @@
 import type { DeliveryState } from "./lifecycle.js";
-import type { ScanState } from "./shown-state.js";
+import type { ScanAction, ScanState } from "./shown-state.js";
 
 export type { DeliveryState } from "./lifecycle.js";
-export type { ScanState } from "./shown-state.js";
+export type { ScanAction, ScanState } from "./shown-state.js";
+
+/** Why a scan waits or how it ended (src/queue/reasons.ts builds it). */
+export interface ScanReason {
+  /** What kind of wait or end, for scripts. */
+  code:
+    | "debouncing"
+    | "waiting-for-files"
+    | "anchor-missing"
+    | "target-down"
+    | "token-refused"
+    | "queued"
+    | "retrying"
+    | "delivering"
+    | "confirming"
+    | "failed"
+    | "unconfirmed"
+    | "cancelled";
+  /** In words, with the fact behind it. */
+  text: string;
+  /** Epoch ms of that fact (until when, since when, next look), when there is one. */
+  at: number | null;
+}
+
+/** A path as a request named it, and what SERVER_PATH_MAPPINGS made of it. */
+export interface RequestOrigin {
+  /** The path as the source named it. */
+  path: string;
+  /** The media server's path it was mapped to. */
+  mapped: string;
+  /** The SERVER_PATH_MAPPINGS key (media-server prefix) and the prefix it replaced; null when no entry matched. */
+  mappingKey: string | null;
+  mappingPrefix: string | null;
+  source: string;
+  event: string;
+  firstAt: number;
+  lastAt: number;
+  /** How many requests named it for this scan. */
+  times: number;
+}
 
 /** A file a scan named: an import it waits to see (until `seen`), or a deletion. */
 export interface ScanFileView {
@@ -30,6 +69,8 @@ export interface DeliveryView {
   detail: string | null;
   /** Time from the scan's first request to Plex confirming it; null until confirmed (or never confirmed). */
   confirmedAfterMs: number | null;
+  /** Epoch ms of this delivery's last change (its outcome, for a finished one). */
+  updatedAt: number;
 }
 
 /** A scan's mergeable fields: a new request, or an existing row being regrouped. */
@@ -51,7 +92,15 @@ export interface ScanFacts {
 export interface QueuedScan extends ScanFacts {
   /** The scan's row id: what the dashboard's actions name. */
   id: number;
+  /** The shown state (src/queue/shown-state.ts), and the same in words. */
   state: ScanState;
+  stateText: string;
+  /** Why it waits, or how it ended; null when done. */
+  reason: ScanReason | null;
+  /** The dashboard actions that mean something in this state. */
+  actions: readonly ScanAction[];
+  /** A few of the paths its requests named, as named and as mapped. */
+  origins: RequestOrigin[];
   finishedAt: number | null;
   deliveries: DeliveryView[];
   files: ScanFileView[];

@@ -1,4 +1,5 @@
 import type { Config } from "../config/types.js";
+import type { Clock } from "../lib/clock.js";
 import type { TargetRuntime } from "../domain.js";
 import { createMetrics, type ScanMetrics } from "../metrics/metrics.js";
 import { observeQueue } from "../metrics/observe-queue.js";
@@ -22,6 +23,7 @@ export interface DashboardWiring {
 export interface DashboardWiringDeps {
   config: Config;
   db: Database;
+  clock: Pick<Clock, "now">;
   /** The one writer of the queue: the dashboard's actions go through it, the metrics count its events. */
   queue: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory" | "subscribe" | "countPending" | "countFailed">;
   mapper: PathMapper;
@@ -36,7 +38,7 @@ export interface DashboardWiringDeps {
 /** The dashboard's and the metrics' dependencies, built from what serve already has. */
 export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
   const { config, db, queue, mapper, targets } = deps;
-  const browser = new QueueBrowser(db);
+  const browser = new QueueBrowser(db, deps.clock);
   const dashboard: DashboardDeps = {
     browser,
     actions: queue,
@@ -58,6 +60,7 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
   };
   const metrics = config.METRICS.ENABLED
     ? createMetrics({
+        targetNames: targets.map((b) => b.target.name),
         queueDepth: () => browser.counts(),
         targets: () => deps.status().targets,
         drive: config.CLOUD.ENABLED ? () => deps.status().drive as { running: boolean } | undefined : undefined,

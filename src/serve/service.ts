@@ -30,6 +30,7 @@ import { catalogOfTargets } from "./target-catalog.js";
 import { startDriveWiring, type DriveHandle } from "./drive.js";
 import { startAfterScan } from "./after-scan.js";
 import { wireDashboard } from "./dashboard-wiring.js";
+import { startHoldSync } from "./hold-sync.js";
 import { createDashboardLogin } from "../server/login/dashboard-login.js";
 import { startNotifications } from "./notifications.js";
 
@@ -181,7 +182,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       watch: () => watch?.status() ?? [],
       databaseProblem: storage.problem,
     });
-  const wiring = wireDashboard({ config, db, queue, mapper, targets, status, health, anchors });
+  const wiring = wireDashboard({ config, db, clock, queue, mapper, targets, status, health, anchors });
   const compat = createCompatDeps(config, { clock, catalog });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
@@ -215,7 +216,15 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   for (const b of targets) b.start();
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
-  const anchorPoll = anchors ? pollAnchors(anchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
+  // What holds deliveries back is written down when it changes, for the pages and `scanarr status`.
+  const holds = startHoldSync({
+    queue,
+    logger,
+    anchors: () => (anchors ? mount.status().anchors : undefined),
+    targets: () => delivery?.targetStates() ?? {},
+  });
+  const watchedAnchors = anchors && holds.watchAnchors(anchors);
+  const anchorPoll = watchedAnchors ? pollAnchors(watchedAnchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
   const notifications = startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
@@ -237,7 +246,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     around: afterScan.around,
     policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
-    anchors,
+    anchors: watchedAnchors,
     storage,
     anchorRetryMs: deps.anchorPollMs,
   });
@@ -261,6 +270,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       await running.drive.stop();
       await running.watch.stop();
       await running.delivery.stop(10_000);
+      holds.stop();
       await afterScan.stop();
       await notifications.stop();
       wiring.stop();

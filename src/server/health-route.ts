@@ -1,10 +1,12 @@
+import { pendingOf } from "../queue/scan-counts.js";
 import { evaluateHealth } from "./health.js";
 import { sendJson } from "./respond.js";
 import type { RequestContext, Route } from "./types.js";
 
 /** GET /health: no pass, no secrets. */
 export function handleHealth({ res, deps }: RequestContext): void {
-  const queue = { pending: deps.queue.countPending(), failed: deps.queue.countFailed() };
+  const counts = deps.queue.counts();
+  const queue = { pending: pendingOf(counts), failed: counts.failed, counts };
   if (deps.health) {
     const verdict = evaluateHealth({ ...deps.health(), queue });
     return sendJson(res, verdict.httpStatus, verdict.body);

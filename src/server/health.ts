@@ -12,7 +12,8 @@ export interface TargetHealthFact {
 /** Secret-free facts the service gathers for each /health call. */
 export interface HealthFacts {
   targets: readonly TargetHealthFact[];
-  queue: { pending: number; failed: number };
+  /** `pending`: scans not yet handed to every target (pendingOf); `counts`: scans per shown state. */
+  queue: { pending: number; failed: number; counts?: Record<string, number> };
   drive?: {
     enabled: boolean;
     /** False when monitoring could not start (no token, no client id). */
@@ -75,6 +76,7 @@ export function evaluateHealth(facts: HealthFacts): HealthVerdict {
     ...(ok ? {} : { reasons }),
     pending: facts.queue.pending,
     failed: facts.queue.failed,
+    ...(facts.queue.counts ? { counts: facts.queue.counts } : {}),
     targets,
   };
   Object.assign(body, facts.details);

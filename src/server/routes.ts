@@ -108,7 +108,7 @@ export function handleQueueApi({ res, url, deps }: RequestContext): void {
     pending: deps.queue.listPending(limit),
     failed: deps.queue.listFailed(limit),
     ...(deps.queue.listUnconfirmed ? { unconfirmed: deps.queue.listUnconfirmed(limit) } : {}),
-    counts: { pending: deps.queue.countPending(), failed: deps.queue.countFailed() },
+    counts: deps.queue.counts(),
     limit,
     // The dashboard's paged view: ISO 8601 times, every state counted, a cursor for the next page (?pafter=).
     ...(deps.dashboard ? pendingPageJson(deps.dashboard, url.searchParams) : {}),

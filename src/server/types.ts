@@ -5,6 +5,7 @@ import type { Logger } from "../lib/logger.js";
 import type { ScanMetrics } from "../metrics/metrics.js";
 import type { PathMapper } from "../paths/mapper.js";
 import type { QueuedScan } from "../queue/types.js";
+import type { ScanCounts } from "../queue/scan-counts.js";
 import type { CompatDeps } from "./compat/deps.js";
 import type { DashboardDeps } from "./dashboard/deps.js";
 import type { LiveEvents } from "./dashboard/events.js";
@@ -16,6 +17,8 @@ import type { FormToken } from "./same-origin.js";
 export interface QueueView {
   countPending(): number;
   countFailed(): number;
+  /** Scans per shown state: the one count the pages, /health, /metrics and the API show. */
+  counts(): ScanCounts;
   listPending(limit?: number): QueuedScan[];
   listFailed(limit?: number): QueuedScan[];
   recent(limit?: number): QueuedScan[];

@@ -27,8 +27,13 @@ describe.skipIf(!runBrowserTests)("the dashboard in a real browser", () => {
     const page = await browser.newPage();
     await page.goto(`${t.base}/`);
     const row = page.locator("#pending tbody tr", { hasText: "/data/TV/Lost" });
-    expect(await row.locator("td.state-pending").textContent()).toMatch(/debouncing until in 10 min/);
-    const due = await row.locator("td.state-pending time").getAttribute("title");
+    const cell = row.locator("td.state-debouncing");
+    expect(await cell.textContent()).toMatch(
+      /^debouncing \(in 10 min\)debouncing until \d\d:\d\d:\d\d: requests for the folder are merged/,
+    );
+    // Only what means something while it debounces: no Retry.
+    expect(await row.locator("button").allTextContents()).toEqual(["Scan now", "Cancel"]);
+    const due = await cell.locator("time").getAttribute("title");
     expect(due).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     await shot(page, "pending");
     await row.locator("button", { hasText: "Scan now" }).click();
@@ -37,7 +42,7 @@ describe.skipIf(!runBrowserTests)("the dashboard in a real browser", () => {
     await expect
       .poll(() => page.locator("#history tbody tr[data-state=done]", { hasText: "/data/TV/Lost" }).count(), { timeout: 10_000 })
       .toBe(1);
-    expect(await page.textContent("#action-result")).toMatch(/scan \d+ is now (pending|delivering|done)/);
+    expect(await page.textContent("#action-result")).toMatch(/scan \d+ is now (queued|delivering|done)/);
     expect(t.logs()).toMatch(/"action":"scan-now".*"remote":"127\.0\.0\.1".*"msg":"dashboard action"/);
     await shot(page, "after-scan-now");
   });

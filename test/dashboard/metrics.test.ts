@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
 import { parseExposition, value } from "../helpers/prometheus.js";
 import { postForm, postJson, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
 
 describe("GET /metrics", () => {
   let t: TestService | undefined;
@@ -112,8 +113,8 @@ describe("dashboard actions and CSRF", () => {
     expect(crossSite.status).toBe(403);
     const fromOrigin = await postForm(`${t.base}/actions/cancel`, { id }, { origin: "https://evil.example" });
     expect(fromOrigin.status).toBe(403);
-    const after = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: { pending: number } };
-    expect(after.counts.pending).toBe(1);
+    const after = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: ScanCounts };
+    expect(pendingOf(after.counts)).toBe(1);
     const ok = await postJson(`${t.base}/actions/cancel`, { id: Number(id) });
     expect(ok).toMatchObject({ status: 200, body: { action: "cancel", state: "cancelled" } });
   });

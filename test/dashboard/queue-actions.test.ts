@@ -130,7 +130,7 @@ describe("history pages", () => {
     ]);
     expect(browser.history({ text: "show 01" }, 50).scans).toHaveLength(10);
     expect(browser.history({ target: "nope" }, 50).scans).toEqual([]);
-    expect(browser.counts()).toMatchObject({ done: 16, failed: 4, pending: 0 });
+    expect(browser.counts()).toMatchObject({ done: 16, failed: 4, queued: 0, debouncing: 0 });
   });
 
   it("answers pages through their own indexes, never walking the table or sorting", () => {

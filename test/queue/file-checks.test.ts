@@ -81,7 +81,7 @@ describe("file-exists checks", () => {
   it("does not look for deleted files", async () => {
     const { queue, clock, target, files } = setup();
     queue.enqueue([{ folder: FOLDER, source: "sonarr", event: "EpisodeFileDelete", files: [FILE], deletion: true }]);
-    expect(queue.listPending()[0]?.state).toBe("pending");
+    expect(queue.listPending()[0]?.state).toBe("debouncing");
     await advanceInSteps(clock, 10_000, 1_000);
     expect(files.rounds).toEqual([]);
     expect(target.scans.map((s) => s.folder)).toEqual([FOLDER]);

@@ -113,11 +113,11 @@ describe("holding a target that is down", () => {
     queue.enqueue(Array.from({ length: 8 }, (_, i) => request(`/data/TV/Show ${i}`)));
     await advanceInSteps(clock, 1_000, 500);
     expect(calls).toHaveLength(CONCURRENCY);
-    expect(delivery.targetStates().plex).toEqual({ state: "unavailable", failures: 1 });
+    expect(delivery.targetStates().plex).toMatchObject({ state: "unavailable", failures: 1 });
     // Jitter 0.999: the first hold is just under 5 s; then one probe, which fails: the second round.
     await advanceInSteps(clock, 5_000, 500);
     expect(calls).toHaveLength(CONCURRENCY + 1);
-    expect(delivery.targetStates().plex).toEqual({ state: "unavailable", failures: 2 });
+    expect(delivery.targetStates().plex).toMatchObject({ state: "unavailable", failures: 2 });
     await delivery.stop();
   });
 

@@ -40,7 +40,7 @@ describe("persistence", () => {
     const second = createQueue({ db: files.reopen(), clock });
     const pending = second.queue.listPending();
     // The interrupted scan reopened and took the newer child back in.
-    expect(pending.map((s) => [s.folder, s.state, s.requests])).toEqual([["/data/TV/Show", "pending", 2]]);
+    expect(pending.map((s) => [s.folder, s.state, s.requests])).toEqual([["/data/TV/Show", "debouncing", 2]]);
     expect(pending[0]?.deliveries).toMatchObject([{ target: "plex", state: "pending", attempts: 0 }]);
   });
 

@@ -71,9 +71,7 @@ describe("retries", () => {
     const [failed] = queue.listFailed();
     expect(failed?.state).toBe("failed");
     expect(failed?.deliveries[0]).toMatchObject({ attempts: 1, state: "skipped" });
-    expect(failed?.deliveries[0]?.lastError).toBe(
-      "no library of plex contains /elsewhere/Show (locations: TV=/data/TV, Movies=/data/Movies)",
-    );
+    expect(failed?.deliveries[0]?.lastError).toBe("no library of plex holds /elsewhere/Show (locations: TV=/data/TV, Movies=/data/Movies)");
     expect(plex.scans).toEqual([]);
   });
 

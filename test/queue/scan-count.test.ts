@@ -33,7 +33,7 @@ describe("scans per state", () => {
     // The history keeps 2 done scans: the oldest was pruned (deleted), and the counters follow.
     expect(counted(db)).toMatchObject({ done: 2 });
     expect(kept(db)).toEqual(counted(db));
-    expect(browser.counts()).toMatchObject({ pending: 2, failed: 1 });
+    expect(browser.counts()).toMatchObject({ queued: 2, failed: 1, done: 2 });
     expect(queue.countPending()).toBe(2);
     expect(queue.countFailed()).toBe(1);
     db.prepare("DELETE FROM scan_queue WHERE state = 'failed'").run();
@@ -47,7 +47,8 @@ describe("scans per state", () => {
     if (job) queue.recordDone(job, []);
     // Back to the database as version 3 left it.
     db.exec(`DROP TRIGGER scan_count_insert; DROP TRIGGER scan_count_delete; DROP TRIGGER scan_count_state;
-             DROP TABLE scan_count; DELETE FROM scan_migrations WHERE version = 4`);
+             DROP TABLE scan_count; DROP TABLE scan_request; DROP TABLE scan_hold; DROP INDEX scan_queue_folder;
+             DROP INDEX scan_queue_live_due; DROP INDEX scan_delivery_retrying; DELETE FROM scan_migrations WHERE version >= 4`);
     migrateQueue(db);
     expect(kept(db)).toEqual({ open: 2, done: 1 });
     expect(kept(db)).toEqual(counted(db));

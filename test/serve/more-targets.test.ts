@@ -123,7 +123,7 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     // Radarr keeps no TV: its root folders do not hold the folder, so it is left out, visibly.
     expect(states.radarr).toMatchObject({
       state: "skipped",
-      error: expect.stringContaining("no library of radarr contains /data/TV/Severance/Season 1"),
+      error: expect.stringContaining("no library of radarr holds /data/TV/Severance/Season 1"),
     });
     expect(s.radarr.commands).toEqual([]);
   });

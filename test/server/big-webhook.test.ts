@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, startTestService, type TestService } from "../helpers/service.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
 
 let t: TestService;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ describe("a Sonarr import naming 20,000 files", () => {
     const expected = Array.from({ length: seasons }, (_, s) => `/data/TV/Big/Season ${s}`).sort();
     expect([...(res.body.queued as string[])].sort()).toEqual(expected);
     expect(res.body.covered).toEqual([]);
-    const queue = (await (await fetch(`${t.base}/api/queue?limit=1`)).json()) as { counts: { pending: number } };
-    expect(queue.counts.pending).toBe(seasons);
+    const queue = (await (await fetch(`${t.base}/api/queue?limit=1`)).json()) as { counts: ScanCounts };
+    expect(pendingOf(queue.counts)).toBe(seasons);
   });
 });

@@ -8,7 +8,7 @@ import { renderManualPage } from "../../src/server/views/manual-page.js";
 const NOW = 1_700_000_000_000;
 
 function delivery(target: string, confirmedAfterMs: number | null, state: DeliveryView["state"] = "done"): DeliveryView {
-  return { target, state, dueAt: NOW, attempts: 1, lastError: null, libraries: null, detail: null, confirmedAfterMs };
+  return { target, state, dueAt: NOW, attempts: 1, lastError: null, libraries: null, detail: null, confirmedAfterMs, updatedAt: NOW };
 }
 
 function scan(deliveries: DeliveryView[]): ListedScan {
@@ -23,6 +23,10 @@ function scan(deliveries: DeliveryView[]): ListedScan {
     lastRequestedAt: NOW - 80_000,
     dueAt: NOW - 80_000,
     state: "done",
+    stateText: "done",
+    reason: null,
+    actions: [],
+    origins: [],
     finishedAt: NOW,
     deliveries,
     files: [],

@@ -5,6 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, runBrowserTests } from "../helpers/chromium.js";
 import { startTestService, type TestService } from "../helpers/service.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
 
 /** A page on another site (localhost, while scanarr is 127.0.0.1) that posts a form to scanarr as soon as it loads. */
 async function startEvilSite(target: string, enctype: string): Promise<{ url: string; server: Server }> {
@@ -36,8 +37,8 @@ describe.skipIf(!runBrowserTests)("a real browser posting to scanarr from anothe
       const answer = page.waitForResponse((res) => res.url() === t.base);
       await page.goto(evil.url);
       expect((await answer).status()).toBe(403);
-      const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: { pending: number } };
-      expect(queue.counts.pending).toBe(0);
+      const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: ScanCounts };
+      expect(pendingOf(queue.counts)).toBe(0);
     } finally {
       evil.server.close();
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, postJson, startTestService, type TestService } from "../helpers/service.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
 
 let t: TestService;
 beforeAll(async () => {
@@ -9,7 +10,7 @@ afterAll(async () => t?.stop());
 
 async function pendingCount(): Promise<number> {
   const res = await fetch(`${t.base}/api/queue`);
-  return ((await res.json()) as { counts: { pending: number } }).counts.pending;
+  return pendingOf(((await res.json()) as { counts: ScanCounts }).counts);
 }
 
 describe("bad input is answered 4xx and queues nothing", () => {

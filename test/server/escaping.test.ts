@@ -25,6 +25,10 @@ function hostileScan(state: ListedScan["state"]): ListedScan {
     source: HOSTILE,
     event: HOSTILE,
     state,
+    stateText: state,
+    reason: { code: "failed", text: HOSTILE, at: 0 },
+    actions: ["retry", "cancel"],
+    origins: [],
     detail: HOSTILE,
     requests: 1,
     firstRequestedAt: 0,
@@ -64,9 +68,10 @@ describe("hostile names on every page", () => {
 
   it("are escaped in the queue and history tables, target names and errors included", () => {
     const view = { now: 0, prefix: "./", formToken: HOSTILE };
-    for (const table of [renderPending([hostileScan("pending")], view), renderHistory([hostileScan("failed")], view)]) {
+    for (const table of [renderPending([hostileScan("queued")], view), renderHistory([hostileScan("failed")], view)]) {
       expect(table.text).toContain(`<b>${ESCAPED}</b>`);
       expect(table.text).toContain(`<small class="error-text">${ESCAPED}</small>`);
+      expect(table.text).toContain(`<small class="reason" data-reason="failed">${ESCAPED}</small>`);
       expect(table.text).not.toMatch(RAW);
     }
   });

@@ -14,6 +14,7 @@ import { evaluateHealth, type HealthFacts } from "../../src/server/health.js";
 import { createPlexTarget, type PlexTarget } from "../../src/targets/plex/plex-target.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 import { tempDir } from "../helpers/cli.js";
+import { SHOWN_STATES } from "../../src/queue/shown-state.js";
 
 const PASS = "0123456789abcdef0123456789abcdef";
 const queue = { pending: 0, failed: 0 };
@@ -130,7 +131,8 @@ describe("GET /health with a real Plex target", () => {
     await target?.refreshLibraries();
     const after = await get(url);
     expect(after.status).toBe(200);
-    expect(JSON.parse(after.text)).toEqual({ status: "ok", pending: 0, failed: 0, targets: { plex: { state: "ok" } } });
+    const counts = Object.fromEntries(SHOWN_STATES.map((s) => [s, 0]));
+    expect(JSON.parse(after.text)).toEqual({ status: "ok", pending: 0, failed: 0, counts, targets: { plex: { state: "ok" } } });
   });
 
   it("is degraded while Plex refuses the token, without the token or the URL in the answer", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { postForm, postJson, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -65,8 +66,8 @@ describe("manual scan requests", () => {
     expect(html).not.toContain('id="manual"');
     const res = await postForm(t.base, { eventType: "Manual", filepath: "/tv/Lost/" });
     expect(res.status).toBe(403);
-    const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: { pending: number } };
-    expect(queue.counts.pending).toBe(0);
+    const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { counts: ScanCounts };
+    expect(pendingOf(queue.counts)).toBe(0);
   });
 
   it("ignores paths matching SERVER_IGNORE_LIST and says so", async () => {

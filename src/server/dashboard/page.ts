@@ -1,5 +1,6 @@
 import type { PathTrace } from "../../paths/trace.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
+import { SHOWN_STATES, STATE_WORDS } from "../../queue/shown-state.js";
 import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
 import { page } from "../views/html.js";
 import { renderActivity } from "./activity.js";
@@ -37,7 +38,9 @@ function liveHtml({ deps, query, params, view }: PageInput): SafeHtml {
   const pending = deps.browser.pending(query.limit, query.pendingAfter);
   const history = deps.browser.history(query.filter, query.limit, query.after);
   const countText = joinHtml(
-    Object.entries(counts).map(([state, n]) => html`<span class="count" data-count="${state}"><b>${n}</b> ${state}</span>`),
+    SHOWN_STATES.map(
+      (state) => html`<span class="count state-${state}" data-count="${state}"><b>${counts[state]}</b> ${STATE_WORDS[state]}</span>`,
+    ),
     " ",
   );
   const pendingNext =

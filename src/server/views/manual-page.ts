@@ -16,7 +16,7 @@ const ERROR_SHOWN = 300;
 export function renderManualPage(recent: QueuedScan[], now: number, formToken: string): string {
   const rows = recent.map((scan) => [
     html`<tr><td><code>${scan.folder}</code></td><td>${scan.source} / ${scan.event}</td>`,
-    html`<td class="state-${scan.state}" data-state="${scan.state}">${scan.state}${dueNote(scan, now)}${confirmedNote(scan)}${lastError(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
+    html`<td class="state-${scan.state}" data-state="${scan.state}">${scan.stateText}${confirmedNote(scan)}${reasonNote(scan)}</td><td>${ago(now, scan.lastRequestedAt)}</td></tr>`,
   ]);
   return page(
     "scanarr — manual scan",
@@ -34,11 +34,12 @@ ${recent.length === 0 ? html`<p>No scans yet.</p>` : html`<table id="recent"><th
   );
 }
 
-function lastError(scan: QueuedScan): SafeHtml | "" {
-  const error = scan.deliveries.find((d) => d.lastError)?.lastError;
-  if (!error) return "";
-  const shown = error.length > ERROR_SHOWN ? `${error.slice(0, ERROR_SHOWN)}…` : error;
-  return html`<br><small>${shown}</small>`;
+/** Why the scan waits or how it ended (src/queue/reasons.ts), cut short; the full text is in /api/queue. */
+function reasonNote(scan: QueuedScan): SafeHtml | "" {
+  const text = scan.reason?.text;
+  if (!text) return "";
+  const shown = text.length > ERROR_SHOWN ? `${text.slice(0, ERROR_SHOWN)}…` : text;
+  return html`<br><small class="reason">${shown}</small>`;
 }
 
 /** How long Plex took to confirm, per confirmed delivery (named when the scan went to several targets). */
@@ -48,13 +49,6 @@ function confirmedNote(scan: QueuedScan): SafeHtml | "" {
   const named = scan.deliveries.length > 1;
   const parts = confirmed.map((d) => `${named ? `${d.target}: ` : ""}${confirmedText(d)}`);
   return html`<br><small class="confirmed-after">${parts.join("; ")}</small>`;
-}
-
-function dueNote(scan: QueuedScan, now: number): string {
-  if (scan.state !== "pending") return "";
-  const waiting = scan.deliveries.filter((d) => d.state === "pending").map((d) => d.dueAt);
-  const next = Math.max(scan.dueAt, waiting.length > 0 ? Math.min(...waiting) : scan.dueAt);
-  return next > now ? ` (due in ${duration(next - now)})` : "";
 }
 
 function ago(now: number, then: number): string {
