@@ -13,7 +13,8 @@ input[type=text],input[type=password],input[type=number],select{padding:.45rem;f
 input[type=text],input[type=password]{flex:1}
 button{padding:.45rem 1rem;font:inherit;border:0;border-radius:4px;background:var(--accent);color:var(--accent-fg);cursor:pointer}
 table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{border-bottom:1px solid var(--line);padding:.35rem;text-align:left;vertical-align:top}
-.state-pending,.state-delivering,.state-waiting-for-files,.state-confirming{color:var(--warn)}.state-done{color:var(--ok)}
+.state-pending,.state-delivering,.state-waiting-for-files,.state-confirming,.state-held,.state-retrying{color:var(--warn)}
+.state-debouncing,.state-queued{color:var(--muted)}.state-done{color:var(--ok)}
 .state-failed,.state-unconfirmed{color:var(--bad)}
 .notice{padding:.75rem 1rem;border-radius:4px;background:var(--notice)}.error{background:var(--bad-bg)}
 code{word-break:break-all}`);
