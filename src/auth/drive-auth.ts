@@ -39,10 +39,15 @@ export async function loadDriveAuth({ config, tokenFile, logger }: LoadDriveAuth
 
 /** The OAuth client with its endpoints pointed at CLOUD.AUTH_URL and CLOUD.TOKEN_URL. */
 export function createOAuthClient(config: Config): OAuthClient {
+  return createClientFor(config.CLOUD.CLIENT_ID, config.CLOUD.CLIENT_SECRET, config.CLOUD.TOKEN_URL, config.CLOUD.AUTH_URL);
+}
+
+/** An OAuth client for any client id (CLOUD's, or an rclone remote's own). */
+export function createClientFor(clientId: string, clientSecret: string, tokenUrl: string, authUrl?: string): OAuthClient {
   return new auth.OAuth2({
-    clientId: config.CLOUD.CLIENT_ID,
-    clientSecret: config.CLOUD.CLIENT_SECRET,
-    endpoints: { oauth2AuthBaseUrl: config.CLOUD.AUTH_URL, oauth2TokenUrl: config.CLOUD.TOKEN_URL },
+    clientId,
+    clientSecret,
+    endpoints: { oauth2TokenUrl: tokenUrl, ...(authUrl ? { oauth2AuthBaseUrl: authUrl } : {}) },
   });
 }
 
@@ -67,7 +72,7 @@ export function assertClientConfigured(config: Config): void {
 }
 
 /** Writes every refreshed token back, one write at a time, keeping the refresh token. */
-function persistRefreshedTokens(client: OAuthClient, file: string, initial: StoredToken, logger: Logger): void {
+export function persistRefreshedTokens(client: OAuthClient, file: string, initial: StoredToken, logger: Logger): void {
   let current = initial;
   let writing = Promise.resolve();
   client.on("tokens", (update) => {

@@ -7,11 +7,24 @@ import { messageOf } from "../lib/errors.js";
  * `authorize` and the monitor, because a refresh token that dies after a week
  * is the most common surprise of a self-made OAuth client.
  */
-export const INVALID_GRANT_ADVICE =
-  'If this happens about a week after authorizing, the OAuth app is in "Testing" mode, ' +
-  "where Google expires refresh tokens after 7 days: in the Google Cloud console open " +
-  'APIs & Services > OAuth consent screen, click "Publish app" so the status reads ' +
-  '"In production", then run `scanarr authorize` again.';
+export function invalidGrantAdvice(authorizeAgain = AUTHORIZE_AGAIN): string {
+  return (
+    'If this happens about a week after authorizing, the OAuth app is in "Testing" mode, ' +
+    "where Google expires refresh tokens after 7 days: in the Google Cloud console open " +
+    'APIs & Services > OAuth consent screen, click "Publish app" so the status reads ' +
+    `"In production", then ${authorizeAgain}.`
+  );
+}
+
+/** How a refused token is renewed: `scanarr authorize`, or (CLOUD.RCLONE_REMOTE) reconnecting the rclone remote. */
+export const AUTHORIZE_AGAIN = "run `scanarr authorize` again";
+
+export const INVALID_GRANT_ADVICE = invalidGrantAdvice();
+
+/** The same advice for an rclone remote's own client. */
+export function reconnectRemote(remote: string): string {
+  return `run \`rclone config reconnect ${remote}:\`, then restart scanarr`;
+}
 
 /** How a failed call to Google (token endpoint or Drive API) should be explained. */
 export type GoogleFailure =

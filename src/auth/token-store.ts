@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { UserError } from "../domain.js";
 import { writeFileAtomic } from "../lib/atomic-write.js";
+import { parseJsonObject } from "../lib/json-object.js";
 
 /**
  * The stored OAuth token, in the field names google-auth-library's
@@ -49,14 +50,8 @@ export function mergeToken(stored: StoredToken, update: Partial<Record<keyof Sto
 }
 
 function parseToken(text: string): StoredToken | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
+  const v = parseJsonObject(text);
+  if (!v) return undefined;
   if (typeof v.refresh_token !== "string" || !v.refresh_token) return undefined;
   return {
     access_token: typeof v.access_token === "string" ? v.access_token : "",

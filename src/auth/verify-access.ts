@@ -1,7 +1,8 @@
 import { drive } from "@googleapis/drive";
 import type { UserError } from "../domain.js";
-import type { DriveAuth } from "./drive-auth.js";
+import { createClientFor, type DriveAuth, type OAuthClient } from "./drive-auth.js";
 import { classifyGoogleError, explainGoogleFailure } from "./errors.js";
+import { refreshAccessToken, type RefreshInput } from "./token-refresh.js";
 
 /**
  * Proves the credentials work with one cheap Drive call (the start page token
@@ -15,6 +16,20 @@ export async function verifyDriveAccess(credentials: DriveAuth, apiUrl: string):
   } catch (error) {
     throw explainVerifyFailure(error, apiUrl);
   }
+}
+
+/**
+ * Proves a refresh token still buys an access token from its client, and that
+ * Drive answers with it; returns a client holding only that access token
+ * (it cannot refresh, so it never writes a token file).
+ */
+export async function verifyTokenRefresh(input: RefreshInput & { apiUrl: string }): Promise<OAuthClient> {
+  const accessToken = await refreshAccessToken(input);
+  const client = createClientFor(input.clientId, input.clientSecret, input.tokenUrl);
+  // Past the client's 5-minute early-refresh window, so it uses the token as it is.
+  client.setCredentials({ access_token: accessToken, expiry_date: Date.now() + 30 * 60_000 });
+  await verifyDriveAccess(client, input.apiUrl);
+  return client;
 }
 
 function explainVerifyFailure(error: unknown, apiUrl: string): UserError {

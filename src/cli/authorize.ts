@@ -20,6 +20,7 @@ const PASTE_PROMPT = "Paste the address (or only the code) and press Enter: ";
 /** `scanarr authorize`: store a Drive token (OAuth + PKCE) or check a service account. */
 export async function run(options: AuthorizeOptions, ctx: CommandContext): Promise<number> {
   assertCloudEnabled(ctx.config);
+  if (ctx.config.CLOUD.RCLONE_REMOTE) return explainRemoteMode(ctx);
   if (ctx.config.CLOUD.SERVICE_ACCOUNT_FILE) return checkServiceAccount(ctx);
   assertClientConfigured(ctx.config);
   const cloud = ctx.config.CLOUD;
@@ -78,6 +79,20 @@ async function checkServiceAccount(ctx: CommandContext): Promise<number> {
     "It sees only the shared drives it was added to as a member: list them in CLOUD.TEAMDRIVES and set CLOUD.TEAMDRIVE to true.",
   );
   printRestart(ctx);
+  return 0;
+}
+
+/** CLOUD.RCLONE_REMOTE brings its own client and token: nothing to authorize here. */
+function explainRemoteMode(ctx: CommandContext): number {
+  const remote = ctx.config.CLOUD.RCLONE_REMOTE;
+  writeLine(
+    ctx.stdout,
+    `Drive monitoring uses the rclone remote "${remote}" (CLOUD.RCLONE_REMOTE) with that remote's own client id and token: no authorization is needed here.`,
+  );
+  writeLine(
+    ctx.stdout,
+    "Check the remote with `scanarr doctor`; if its token is refused, run `rclone config reconnect <remote>:` and restart scanarr.",
+  );
   return 0;
 }
 

@@ -22,6 +22,8 @@ export interface IO {
   env: NodeJS.ProcessEnv;
   cwd: string;
   signal: AbortSignal;
+  /** The script node ran (process.argv[1]); absent when main() is called from code. */
+  script?: string;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
     signal: io.signal,
     unmet: loaded.unmet,
     cwd: io.cwd,
+    script: io.script,
   };
 }
 

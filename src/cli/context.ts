@@ -20,4 +20,6 @@ export interface CommandContext {
   unmet?: string[];
   /** The directory scanarr was started in, for hints that repeat the command. */
   cwd?: string;
+  /** The script node ran (process.argv[1]), for hints that name the program (scanarrProgram). */
+  script?: string;
 }

@@ -15,6 +15,7 @@ export async function run(options: DoctorOptions, ctx: CommandContext): Promise<
   const results = await runChecks(DOCTOR_CHECKS, {
     config: ctx.config,
     paths: ctx.paths,
+    env: ctx.env,
     unmet: ctx.unmet ?? [],
     targets,
     libraries: memoLibraries(targets),

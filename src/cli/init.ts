@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { generateServerPass } from "../config/defaults.js";
 import { writeStarterConfig } from "../config/load.js";
 import { UserError } from "../domain.js";
-import { scanarrCommand } from "./command-line.js";
+import { nextStepCommand } from "./command-line.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
 
@@ -10,11 +10,12 @@ import { paint, writeLine } from "./output.js";
 export async function run(_options: unknown, ctx: CommandContext): Promise<number> {
   const file = ctx.paths.configFile;
   if (await exists(file)) {
-    throw new UserError(`${file} already exists; it was not changed. Check it with \`scanarr config check\` and \`scanarr doctor\`.`);
+    const scanarr = nextStepCommand(ctx);
+    throw new UserError(`${file} already exists; it was not changed. Check it with \`${scanarr} config check\` and \`${scanarr} doctor\`.`);
   }
   await writeStarterConfig(file, generateServerPass());
   const c = paint(ctx.color);
-  const scanarr = scanarrCommand(ctx.paths, ctx.cwd ?? process.cwd());
+  const scanarr = nextStepCommand(ctx);
   const out = (line = "") => writeLine(ctx.stdout, line);
   out(c.green(`Wrote a starting config to ${file} (mode 0600: it holds SERVER_PASS, and soon PLEX_TOKEN).`));
   out('Keys starting with "_" are notes that scanarr ignores; the lines to change say EDIT. Next:');

@@ -1,26 +1,21 @@
-import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { InterruptedError, UserError } from "../domain.js";
 import { ConfigError, createContext, type GlobalOptions, type IO } from "./bootstrap.js";
 import { paint, shouldUseColor, writeLine } from "./output.js";
 import { COMMANDS, type CommandSpec } from "./registry.js";
 import { messageOf } from "../lib/errors.js";
+import { packageVersion } from "../lib/version.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 const EXIT_INTERRUPTED = 130;
 
-function readVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
-}
-
 /** Builds the commander program; each command module is imported only when run. */
 export function buildProgram(io: IO, setExit: (code: number) => void): Command {
   const program = new Command("scanarr")
     .description("Scan-trigger service and toolkit for Plex: webhooks, manual scans, cloud-drive monitoring, direct scans, rclone remotes.")
-    .version(readVersion(), "-V, --version")
+    .version(packageVersion(), "-V, --version")
     .addOption(
       new Option("--install-dir <dir>", "install directory holding config/ and data/")
         .env("SCANARR_INSTALL_DIR")
@@ -90,6 +85,7 @@ function reportError(error: unknown, io: IO): number {
   }
   if (error instanceof ConfigError) {
     writeLine(io.stderr, c.red(`error: ${error.message}`));
+    for (const warning of error.warnings) writeLine(io.stderr, c.yellow(`warning: ${warning}`));
     return EXIT_USAGE;
   }
   if (error instanceof UserError) {
@@ -132,6 +128,7 @@ if (isEntryPoint()) {
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
+    script: process.argv[1],
   };
   const code = await main(process.argv.slice(2), io);
   process.exit(code);

@@ -50,7 +50,13 @@ function printTrace(ctx: CommandContext, trace: PathTrace, gap: boolean): void {
   if (trace.kind) line(trace.kind.isFile ? "file" : "folder", trace.kind.why);
   line("scan", trace.folder ?? "");
   for (const step of trace.targets) {
-    if (step.library) line(step.target, c.green(`${step.library.title} (section ${step.library.id}, folder ${step.library.location})`));
+    const as = step.path === trace.folder ? "" : `as ${step.path}: `;
+    if (step.library)
+      line(step.target, c.green(`${as}${step.library.title} (section ${step.library.id}, folder ${step.library.location})`));
     else line(step.target, c.red(step.why ?? "no library"));
   }
+  const scanned = trace.targets.filter((t) => t.library !== undefined).map((t) => t.target);
+  const skipped = trace.targets.filter((t) => t.library === undefined).map((t) => t.target);
+  if (scanned.length === 0) return line("result", c.red("not scanned: no target has a library holding it"));
+  line("result", `scanned by ${scanned.join(", ")}${skipped.length > 0 ? c.yellow(`; skipped by ${skipped.join(", ")}`) : ""}`);
 }

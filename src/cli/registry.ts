@@ -33,6 +33,7 @@ const flag = (value: unknown): boolean | undefined => (typeof value === "boolean
 const textOrFlag = (value: unknown): string | boolean | undefined => text(value) ?? flag(value);
 const kindOf = (value: unknown): "file" | "folder" | undefined => (value === "file" || value === "folder" ? value : undefined);
 const none = (): Record<string, never> => ({});
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export const COMMANDS: CommandSpec[] = [
   {
@@ -46,6 +47,35 @@ export const COMMANDS: CommandSpec[] = [
     description: "write a starting config (with notes on what to edit) and print the next steps",
     config: { file: "none" },
     run: lazy(() => import("./init.js"), none),
+  },
+  {
+    name: "setup",
+    description:
+      "set up in one sitting: sign in to Plex, add Jellyfin/Emby, read the *arr apps, derive the mappings, connect the apps, run doctor",
+    configure: (c) =>
+      c
+        .option("--plex-url <url>", "Plex server URL (PLEX_LOCAL_URL), instead of signing in")
+        .option("--plex-token <token>", "Plex token of the server's admin account (PLEX_TOKEN)")
+        .option("--plex-pin", "sign in with plex.tv (a 4-character code for plex.tv/link), also without a terminal")
+        .option("--arr <url,api-key>", "an *arr app (Sonarr, Radarr, Lidarr, Readarr: recognised); repeat for each", collect)
+        .option("--jellyfin <url,api-key>", "a Jellyfin server to scan too")
+        .option("--emby <url,api-key>", "an Emby server to scan too")
+        .option("--host <name>", "host name the *arr apps reach scanarr by (default: SERVER_IP, or this machine's name)")
+        .option("-y, --yes", "ask nothing: accept the derived mappings, write the config and connect the apps"),
+    config: { file: "none" },
+    run: lazy(
+      () => import("./setup.js"),
+      (raw) => ({
+        plexUrl: text(raw.plexUrl),
+        plexToken: text(raw.plexToken),
+        plexPin: flag(raw.plexPin),
+        arr: Array.isArray(raw.arr) ? raw.arr.filter((a): a is string => typeof a === "string") : [],
+        jellyfin: text(raw.jellyfin),
+        emby: text(raw.emby),
+        host: text(raw.host),
+        yes: flag(raw.yes),
+      }),
+    ),
   },
   {
     name: "url",
@@ -106,7 +136,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "map",
-    description: "show, step by step, how paths are rewritten and which library would scan them",
+    description: "show, step by step, how paths are rewritten and which library of each target would scan them",
     configure: (c) =>
       c
         .argument("<path...>", "paths as Sonarr/Radarr, the mount or the drive name them")
@@ -126,7 +156,8 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: "doctor",
-    description: "check the set-up against the real servers: targets, token, mappings, database, drive, port; exit 0 when all pass",
+    description:
+      "check the set-up against the real servers: every target and its credential, mappings, anchors, rclone, database, drive, port; exit 0 when all pass",
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
     run: lazy(

@@ -74,6 +74,7 @@ function defaultCloud(): CloudConfig {
     TOKEN_URL: GOOGLE_TOKEN_URL,
     API_URL: GOOGLE_API_URL,
     SERVICE_ACCOUNT_FILE: "",
+    RCLONE_REMOTE: "",
   };
 }
 
@@ -136,6 +137,8 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: false,
     PLEX_EMPTY_TRASH_CONTROL_FILES: [],
     RCLONE: {
+      CONFIG: "",
+      CRYPT_MAPPINGS: {},
       RC_CACHE_REFRESH: {
         ENABLED: false,
         RC_URL: "http://localhost:5572",

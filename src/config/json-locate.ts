@@ -1,9 +1,6 @@
-/**
- * Finds where JSON text stops being JSON, and why, by walking the grammar.
- * Used only after JSON.parse failed: V8's messages give a position for some
- * errors and none for others (`Unexpected token 'T', ..."x": True"... is not
- * valid JSON`), so the position is worked out here instead.
- */
+import { printParseErrorCode, visit, type ParseErrorCode } from "jsonc-parser";
+
+/** Where JSON text stops being JSON, and why: jsonc-parser's first error, placed on the offending character. */
 export interface JsonFault {
   /** Index into the text of the first character that cannot be there. */
   offset: number;
@@ -15,111 +12,121 @@ export interface JsonFault {
   context: "value" | "key" | "colon" | "after-member" | "after-element" | "string" | "number" | "trailing";
 }
 
-class Fault extends Error {
-  constructor(readonly fault: JsonFault) {
-    super(fault.reason);
+type Container = "object" | "array";
+
+const CONTROL_IN_STRING = "control character (tab or line break) inside a string: write \\t or \\n";
+
+const REASONS: Record<JsonFault["context"], string> = {
+  value: "expected a value",
+  key: "expected a double-quoted property name",
+  colon: "expected ':' after the property name",
+  "after-member": "expected ',' or '}' after the value",
+  "after-element": "expected ',' or ']' after the value",
+  string: "bad string",
+  number: "bad number",
+  trailing: "unexpected text after the end of the JSON document",
+};
+
+/**
+ * The first fault in `text` (strict JSON: no comments, no trailing commas),
+ * or undefined when it is valid. jsonc-parser reports the error; the
+ * visitor's events say where in the grammar the parser was, which the hints
+ * need (a word where a value belongs, a quote where a key belongs).
+ */
+export function locateJsonFault(text: string): JsonFault | undefined {
+  const stack: Container[] = [];
+  let expecting: JsonFault["context"] = "value";
+  let fault: JsonFault | undefined;
+  const afterValue = (): void => {
+    const parent = stack[stack.length - 1];
+    expecting = parent === "object" ? "after-member" : parent === "array" ? "after-element" : "trailing";
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        stack.push("object");
+        expecting = "key";
+      },
+      onArrayBegin: () => {
+        stack.push("array");
+        expecting = "value";
+      },
+      onObjectEnd: () => {
+        stack.pop();
+        afterValue();
+      },
+      onArrayEnd: () => {
+        stack.pop();
+        afterValue();
+      },
+      onObjectProperty: () => {
+        expecting = "colon";
+      },
+      onLiteralValue: afterValue,
+      onSeparator: (sep) => {
+        expecting = sep === ":" || stack[stack.length - 1] === "array" ? "value" : "key";
+      },
+      onError: (code, offset, length) => {
+        fault ??= faultOf(text, code, offset, length, expecting);
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  return fault;
+}
+
+function faultOf(text: string, code: ParseErrorCode, offset: number, length: number, expecting: JsonFault["context"]): JsonFault {
+  const token = text.slice(offset, offset + length);
+  const at = (where: number, context: JsonFault["context"], reason = REASONS[context]): JsonFault => ({
+    offset: where,
+    reason,
+    found: describeAt(text, where),
+    context,
+  });
+  switch (printParseErrorCode(code)) {
+    case "InvalidEscapeCharacter":
+      return at(
+        offset + badEscapeIndex(token),
+        "string",
+        'bad escape in a string (a Windows path needs doubled backslashes: "D:\\\\Media")',
+      );
+    case "InvalidCharacter":
+      return at(offset + controlIndex(token), "string", CONTROL_IN_STRING);
+    case "UnexpectedEndOfString":
+      // jsonc-parser ends a string at a line break; the break itself is the fault there.
+      if (offset + length < text.length) return at(offset + length, "string", CONTROL_IN_STRING);
+      return at(text.length, "string", "unterminated string");
+    case "InvalidNumberFormat":
+    case "UnexpectedEndOfNumber":
+      return at(offset, "number");
+    case "ColonExpected":
+      return at(offset, "colon");
+    case "EndOfFileExpected":
+      return at(offset, "trailing");
+    case "CommaExpected":
+      return at(offset, stackless(expecting));
+    default:
+      return at(offset, expecting);
   }
 }
 
-/** The first fault in `text`, or undefined when it is valid JSON. */
-export function locateJsonFault(text: string): JsonFault | undefined {
-  let i = 0;
-  const fail = (reason: string, context: JsonFault["context"], at = i): never => {
-    throw new Fault({ offset: at, reason, found: describeAt(text, at), context });
-  };
-  const skipSpace = (): void => {
-    while (i < text.length && " \t\n\r".includes(text[i] as string)) i++;
-  };
-  const readString = (context: JsonFault["context"]): void => {
-    if (text[i] !== '"') fail(context === "key" ? "expected a double-quoted property name" : "expected a value", context);
-    i++;
-    for (;;) {
-      if (i >= text.length) fail("unterminated string", "string");
-      const c = text.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c < 0x20) fail("control character (tab or line break) inside a string: write \\t or \\n", "string");
-      if (c === 0x5c) {
-        const next = text[i + 1] ?? "";
-        if (next === "u" ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(next) || next === "") {
-          fail('bad escape in a string (a Windows path needs doubled backslashes: "D:\\\\Media")', "string");
-        }
-        i += next === "u" ? 6 : 2;
-        continue;
-      }
-      i++;
-    }
-    i++;
-  };
-  const readValue = (): void => {
-    skipSpace();
-    const c = text[i];
-    if (c === "{") return readObject();
-    if (c === "[") return readArray();
-    if (c === '"') return readString("value");
-    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) {
-      const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-      if (!match) fail("bad number", "number");
-      i += (match as RegExpExecArray)[0].length;
-      return;
-    }
-    for (const word of ["true", "false", "null"]) {
-      if (text.startsWith(word, i) && !/[A-Za-z0-9_]/.test(text[i + word.length] ?? "")) {
-        i += word.length;
-        return;
-      }
-    }
-    fail("expected a value", "value");
-  };
-  const readObject = (): void => {
-    i++;
-    skipSpace();
-    if (text[i] === "}") {
-      i++;
-      return;
-    }
-    for (;;) {
-      skipSpace();
-      readString("key");
-      skipSpace();
-      if (text[i] !== ":") fail("expected ':' after the property name", "colon");
-      i++;
-      readValue();
-      skipSpace();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      if (text[i] !== ",") fail("expected ',' or '}' after the value", "after-member");
-      i++;
-    }
-  };
-  const readArray = (): void => {
-    i++;
-    skipSpace();
-    if (text[i] === "]") {
-      i++;
-      return;
-    }
-    for (;;) {
-      readValue();
-      skipSpace();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      if (text[i] !== ",") fail("expected ',' or ']' after the value", "after-element");
-      i++;
-    }
-  };
-  try {
-    readValue();
-    skipSpace();
-    if (i < text.length) fail("unexpected text after the end of the JSON document", "trailing");
-    return undefined;
-  } catch (error) {
-    if (error instanceof Fault) return error.fault;
-    throw error;
-  }
+/** A missing comma is reported after a member or an element, whichever the parser was in. */
+function stackless(expecting: JsonFault["context"]): JsonFault["context"] {
+  return expecting === "after-element" ? "after-element" : "after-member";
+}
+
+function badEscapeIndex(token: string): number {
+  const match = /\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/.exec(token);
+  return match ? match.index : 0;
+}
+
+function controlIndex(token: string): number {
+  const index = token
+    .slice(1)
+    .split("")
+    .findIndex((c) => c.charCodeAt(0) < 0x20);
+  return index < 0 ? 0 : index + 1;
 }
 
 function describeAt(text: string, offset: number): string {

@@ -29,13 +29,15 @@ export interface LoadOptions {
   require?: readonly ConfigRequirement[];
 }
 
-/** Every problem found in a config file, reported at once (exit code 2). */
+/** Every problem found in a config file, reported at once (exit code 2), with the warnings found beside them. */
 export class ConfigError extends Error {
   override name = "ConfigError";
   constructor(
     readonly file: string,
     readonly problems: string[],
     message?: string,
+    /** What would only have been warned about (ignored plex_autoscan keys, …): shown after the problems. */
+    readonly warnings: readonly string[] = [],
   ) {
     super(message ?? describeProblems(file, problems));
   }
@@ -103,14 +105,22 @@ export function parseConfigText(text: string, file = "config.json", require: rea
   if (!isPlainObject(raw)) throw new ConfigError(file, ["the top level must be a JSON object"]);
   const normalized = normalizeRaw(raw, report);
   validateValue(CONFIG_SCHEMA, normalized, "", report);
-  if (report.problems.length > 0) throw new ConfigError(file, report.problems);
-  const config = mergeDefaults(defaultConfig(""), normalized);
+  // Keys with a problem fall back to their defaults, so the rules and requirements are still checked for the rest.
+  const broken = new Set(report.problems.map(topKeyOf));
+  const usable = Object.fromEntries(Object.entries(normalized).filter(([key]) => !broken.has(key)));
+  const config = mergeDefaults(defaultConfig(""), usable);
   config.TARGETS = config.TARGETS.map(withTargetDefaults);
-  report.problems.push(...checkRules(config));
+  const later = checkRules(config);
   const unmet: string[] = [];
   for (const [requirement, problems] of checkRequirements(config, { passGiven: "SERVER_PASS" in normalized })) {
-    (require.includes(requirement) ? report.problems : unmet).push(...problems);
+    (require.includes(requirement) ? later : unmet).push(...problems);
   }
-  if (report.problems.length > 0) throw new ConfigError(file, report.problems);
+  report.problems.push(...later.filter((problem) => !broken.has(topKeyOf(problem))));
+  if (report.problems.length > 0) throw new ConfigError(file, report.problems, undefined, report.warnings);
   return { config, file, created: false, warnings: report.warnings, unmet };
+}
+
+/** The top-level key a problem is about (`TARGETS` for `TARGETS[0].NAME: …`). */
+function topKeyOf(problem: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*/.exec(problem)?.[0] ?? "";
 }

@@ -145,6 +145,11 @@ export const CONFIG_SCHEMA: Spec = {
         TOKEN_URL: url,
         API_URL: url,
         SERVICE_ACCOUNT_FILE: str,
+        RCLONE_REMOTE: {
+          kind: "string",
+          pattern: /^(?:|[^:/\\]+:.*)$/,
+          hint: 'must be an rclone remote such as "gcrypt:" or "gdrive:Media" (a name and a colon), or empty',
+        },
       },
     },
     PLEX_ENABLED: bool,
@@ -158,6 +163,8 @@ export const CONFIG_SCHEMA: Spec = {
     RCLONE: {
       kind: "object",
       fields: {
+        CONFIG: str,
+        CRYPT_MAPPINGS: { kind: "stringsByKey" },
         RC_CACHE_REFRESH: {
           kind: "object",
           fields: {
@@ -241,15 +248,6 @@ export const LEGACY_KEYS: ReadonlySet<string> = new Set([
   "PLEX_SECTION_PATH_MAPPINGS",
   "PLEX_SECTION_PATH_MAPPINGS_WITH_API",
   "RCLONE.BINARY",
-  "RCLONE.CONFIG",
-  "RCLONE.CRYPT_MAPPINGS",
   "RCLONE.RC_CACHE_EXPIRE",
   "CLOUD.DISABLE_DISK_FILE_SIZE_CHECK",
 ]);
-
-/** Legacy keys whose warning must say more than "ignored": why, and what to do instead. */
-export const LEGACY_NOTES: Readonly<Record<string, string>> = {
-  PLEX_FIX_MISMATCHED:
-    "not supported by scanarr, so it is ignored: plex_autoscan re-matched items through Plex's legacy agents (com.plexapp.agents.*), which current Plex libraries no longer use; fix a wrong match in Plex itself (Fix Match)",
-  PLEX_FIX_MISMATCHED_LANG: "not supported by scanarr, so it is ignored (it only served PLEX_FIX_MISMATCHED)",
-};

@@ -25,6 +25,8 @@ export interface CloudConfig {
   /** Origin of the Drive API (the client appends /drive/v3/...). */
   API_URL: string;
   SERVICE_ACCOUNT_FILE: string;
+  /** An rclone remote ("gcrypt:", "gdrive:Media") whose credentials, folder and crypt names the monitor uses; empty: none. */
+  RCLONE_REMOTE: string;
 }
 
 export type ScanMethod = "api" | "scanner";
@@ -79,6 +81,10 @@ export interface RcCacheRefreshConfig {
 }
 
 export interface RcloneConfig {
+  /** rclone.conf; empty: RCLONE_CONFIG, else where rclone itself looks. */
+  CONFIG: string;
+  /** plex_autoscan's `{ "<Drive path prefix>": ["<crypt remote>:"] }`: names under the prefix are decoded with that remote. */
+  CRYPT_MAPPINGS: Record<string, string[]>;
   RC_CACHE_REFRESH: RcCacheRefreshConfig;
 }
 

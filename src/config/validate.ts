@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
-import { holdsSecret, LEGACY_KEYS, LEGACY_NOTES, type Spec } from "./schema.js";
+import { nearestName } from "../lib/edit-distance.js";
+import { LEGACY_NOTES } from "./legacy-notes.js";
+import { holdsSecret, LEGACY_KEYS, type Spec } from "./schema.js";
 
 export interface ValidationReport {
   problems: string[];
@@ -84,7 +86,7 @@ function validateObject(spec: Extract<Spec, { kind: "object" }>, value: unknown,
     if (spec) validateValue(spec, child, path, report);
     else if (LEGACY_KEYS.has(path))
       report.warnings.push(`${path}: ${LEGACY_NOTES[path] ?? "plex_autoscan setting not used by scanarr; ignored"}`);
-    else report.problems.push(`${path}: unknown key${suggest(key, Object.keys(fields))}`);
+    else report.problems.push(`${path}: unknown key${suggest(key, at, Object.keys(fields))}`);
   }
 }
 
@@ -142,8 +144,8 @@ function withoutCredentials(text: string): string {
   return text.replace(/\/\/[^/@\s]*@/, "//…@").replace(/\?.*$/, "?…");
 }
 
-function suggest(key: string, known: string[]): string {
-  const upper = key.toUpperCase();
-  const close = known.find((k) => k === upper || k.replace(/_/g, "") === upper.replace(/_/g, ""));
-  return close ? ` (did you mean ${close}?)` : "";
+/** ` (did you mean SERVER_SCAN_DELAY?)` for a near miss of a key of the same object, by its dotted path. */
+function suggest(key: string, at: string, known: string[]): string {
+  const close = nearestName(key, known);
+  return close ? ` (did you mean ${childPath(at, close)}?)` : "";
 }

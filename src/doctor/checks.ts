@@ -1,13 +1,24 @@
+import { anchorsCheck } from "./anchors-check.js";
 import { configCheck } from "./config-check.js";
 import { driveCheck } from "./drive-check.js";
 import { listenCheck } from "./listen-check.js";
 import { mappingsCheck } from "./mappings-check.js";
 import { plexDatabaseCheck } from "./plex-database-check.js";
+import { rcloneCheck } from "./rclone-check.js";
 import { targetsCheck } from "./targets-check.js";
 import type { DoctorCheck } from "./types.js";
 
-/** What `scanarr doctor` runs, in report order. More checks (anchors, rclone RC) are appended here. */
-export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configCheck, targetsCheck, mappingsCheck, plexDatabaseCheck, driveCheck, listenCheck];
+/** What `scanarr doctor` runs, in report order. */
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
+  configCheck,
+  targetsCheck,
+  mappingsCheck,
+  anchorsCheck,
+  rcloneCheck,
+  plexDatabaseCheck,
+  driveCheck,
+  listenCheck,
+];
 
 /**
  * The short form run when `serve` starts: no port check (serve holds it) and

@@ -1,8 +1,10 @@
-import { assertClientConfigured, createOAuthClient } from "../auth/drive-auth.js";
+import { assertClientConfigured } from "../auth/drive-auth.js";
 import { createServiceAccountAuth } from "../auth/service-account.js";
-import { refreshAccessToken } from "../auth/token-refresh.js";
 import { readToken } from "../auth/token-store.js";
-import { verifyDriveAccess } from "../auth/verify-access.js";
+import { verifyDriveAccess, verifyTokenRefresh } from "../auth/verify-access.js";
+import type { Config } from "../config/types.js";
+import { usesRcloneConfig } from "../rclone/monitor-remote.js";
+import { checkDriveRemote } from "./drive-remote-check.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 import { messageOf } from "../lib/errors.js";
 
@@ -18,6 +20,7 @@ export const driveCheck: DoctorCheck = {
   async run(ctx) {
     const cloud = ctx.config.CLOUD;
     if (!cloud.ENABLED) return [{ name: NAME, ok: true, detail: "drive monitoring is off (CLOUD.ENABLED is false)" }];
+    if (usesRcloneConfig(ctx.config)) return checkDriveRemote(ctx.config, ctx.env ?? {});
     try {
       return [await check(ctx.config, ctx.paths.tokenFile)];
     } catch (error) {
@@ -26,7 +29,7 @@ export const driveCheck: DoctorCheck = {
   },
 };
 
-async function check(config: Parameters<typeof createOAuthClient>[0], tokenFile: string): Promise<CheckResult> {
+async function check(config: Config, tokenFile: string): Promise<CheckResult> {
   const cloud = config.CLOUD;
   if (cloud.SERVICE_ACCOUNT_FILE) {
     const account = await createServiceAccountAuth(cloud.SERVICE_ACCOUNT_FILE, cloud.TOKEN_URL);
@@ -36,16 +39,12 @@ async function check(config: Parameters<typeof createOAuthClient>[0], tokenFile:
   assertClientConfigured(config);
   const stored = await readToken(tokenFile);
   if (!stored) return { name: NAME, ok: false, detail: `no drive token at ${tokenFile}: run \`scanarr authorize\`` };
-  const accessToken = await refreshAccessToken({
+  await verifyTokenRefresh({
     tokenUrl: cloud.TOKEN_URL,
     clientId: cloud.CLIENT_ID,
     clientSecret: cloud.CLIENT_SECRET,
     refreshToken: stored.refresh_token,
+    apiUrl: cloud.API_URL,
   });
-  // A client holding only the fresh access token: it cannot refresh, so it never writes the token file.
-  const client = createOAuthClient(config);
-  // Past the client's 5-minute early-refresh window, so it uses the token as it is.
-  client.setCredentials({ access_token: accessToken, expiry_date: Date.now() + 30 * 60_000 });
-  await verifyDriveAccess(client, cloud.API_URL);
   return { name: NAME, ok: true, detail: `the token in ${tokenFile} refreshes and Google Drive answers with it` };
 }

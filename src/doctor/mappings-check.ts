@@ -1,70 +1,120 @@
 import type { Config } from "../config/types.js";
-import { isWithin } from "../paths/index.js";
+import { childPath } from "../config/validate.js";
 import { parsePath } from "../paths/parse.js";
 import type { ResolvedTarget } from "../paths/trace.js";
 import { describeLibraries } from "../paths/trace.js";
-import { childPath } from "../config/validate.js";
+import { knownTargets, nearMiss, placeOn, type Placement } from "./mapping-places.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /**
- * Every SERVER_PATH_MAPPINGS key (a media-server path) is inside a library of
- * some target, or holds libraries; and every list entry without a leading
- * slash really is a cloud-drive path. The top support theme of scan tools
- * ("no matching library") is a key that is neither.
+ * Every mapping lands in a library of every target it is for: each
+ * SERVER_PATH_MAPPINGS key (a media-server path) as each target sees it, and
+ * each key of a TARGETS entry's own PATH_MAPPINGS in that target; every list
+ * entry without a leading slash really is a cloud-drive path. The top support
+ * theme of scan tools ("no matching library") is a key that lands nowhere.
  */
 export const mappingsCheck: DoctorCheck = {
   name: "mappings",
   async run(ctx) {
     const keys = Object.keys(ctx.config.SERVER_PATH_MAPPINGS);
-    if (keys.length === 0) {
-      return [{ name: "mappings", ok: true, detail: "SERVER_PATH_MAPPINGS is empty: paths must arrive as Plex names them" }];
-    }
     const resolved = await ctx.libraries();
-    return [...keys.map((key) => checkKey(key, resolved)), ...checkRelativeEntries(ctx.config)];
+    const own = resolved.flatMap((target) => checkTargetMappings(target, ctx.config));
+    if (keys.length === 0) {
+      return [
+        { name: "mappings", ok: true, detail: "SERVER_PATH_MAPPINGS is empty: paths must arrive as the media servers name them" },
+        ...own,
+      ];
+    }
+    const placed = keys.map((key) => ({ key, on: knownTargets(resolved).map((t) => placeOn(t, t.toTargetPath(key))) }));
+    // A target holding none of the mapped folders is wired wrong; one holding some is taken to serve only those.
+    const servesSome = new Set(placed.flatMap((p) => p.on.filter((o) => o.found.length > 0).map((o) => o.target.name)));
+    return [
+      ...placed.map(({ key, on }) => checkKey(key, on, resolved, servesSome, ctx.config)),
+      ...own,
+      ...checkRelativeEntries(ctx.config),
+    ];
   },
 };
 
-function checkKey(key: string, targets: readonly ResolvedTarget[]): CheckResult {
+function checkKey(
+  key: string,
+  on: readonly Placement[],
+  targets: readonly ResolvedTarget[],
+  servesSome: ReadonlySet<string>,
+  config: Config,
+): CheckResult {
   const name = `mapping ${key}`;
-  const found: string[] = [];
-  const unknown: string[] = [];
-  for (const target of targets) {
-    if (!Array.isArray(target.libraries)) {
-      unknown.push(target.name);
-      continue;
-    }
-    const path = target.toTargetPath(key);
-    for (const library of target.libraries) {
-      const inside = library.locations.find((l) => isWithin(l, path));
-      if (inside !== undefined) found.push(`inside ${library.title} (${target.name}: ${inside})`);
-      else if (library.locations.some((l) => isWithin(path, l))) found.push(`holds ${library.title} (${target.name})`);
-    }
-  }
-  if (found.length > 0) return { name, ok: true, detail: `${key} is ${found.join(", ")}` };
-  if (unknown.length === targets.length)
+  const unknown = targets.filter((t) => !Array.isArray(t.libraries)).map((t) => t.name);
+  const unchecked = unknown.length > 0 ? `; not checked on ${unknown.join(", ")} (libraries unknown: see the target line)` : "";
+  if (on.length === 0)
     return { name, ok: false, detail: `cannot check ${key}: libraries unknown (${unknown.join(", ")}: see the target line)` };
-  const listed = targets.flatMap((t) => (Array.isArray(t.libraries) ? [`${t.name} has ${describeLibraries(t.libraries)}`] : [])).join("; ");
-  const hint = nearMiss(key, targets);
-  return { name, ok: false, detail: `${key} is in no library, so nothing mapped to it gets scanned: ${listed}${hint}` };
+  const held = on.filter((o) => o.found.length > 0);
+  const missed = on.filter((o) => o.found.length === 0);
+  if (held.length === 0) {
+    const listed = on.map((o) => `${o.target.name} has ${describeLibraries(libsOf(o))}`).join("; ");
+    const hint = on.map((o) => hintFor(o, key, config)).find((h) => h !== "") ?? "";
+    return { name, ok: false, detail: `${key} is in no library, so nothing mapped to it gets scanned: ${listed}${hint}${unchecked}` };
+  }
+  const found = `${key} is ${held.flatMap((o) => o.found).join(", ")}`;
+  const miswired = missed.filter((o) => !servesSome.has(o.target.name));
+  if (miswired.length > 0) {
+    const names = miswired.map((o) => o.target.name).join(" and ");
+    const why = miswired
+      .map((o) => `${o.target.name}${seenAs(o, key)} has ${describeLibraries(libsOf(o))}${hintFor(o, key, config)}`)
+      .join("; ");
+    return {
+      name,
+      ok: false,
+      detail: `${found}, but no library of ${names} holds it, so scans under it are skipped there: ${why}${unchecked}`,
+    };
+  }
+  const partial = missed.map((o) => o.target.name);
+  const skipped =
+    partial.length > 0
+      ? `; not in a library of ${partial.join(", ")}, so scans under it skip ${partial.length === 1 ? "it" : "them"} (each holds other mapped folders)`
+      : "";
+  return { name, ok: true, detail: `${found}${skipped}${unchecked}` };
 }
 
-/** A library folder next to the key with a similar name (`/data/TV/` vs `/data/TV-Shows`). */
-function nearMiss(key: string, targets: readonly ResolvedTarget[]): string {
-  const parsed = parsePath(key);
-  const last = parsed.parts[parsed.parts.length - 1]?.toLowerCase() ?? "";
-  for (const target of targets) {
-    if (!Array.isArray(target.libraries)) continue;
-    for (const location of target.libraries.flatMap((l) => l.locations)) {
-      const other = parsePath(location);
-      const sameParent =
-        other.parts.length === parsed.parts.length && other.parts.slice(0, -1).join("/") === parsed.parts.slice(0, -1).join("/");
-      const otherLast = other.parts[other.parts.length - 1]?.toLowerCase() ?? "";
-      if (sameParent && other.root === parsed.root && last !== "" && (otherLast.startsWith(last) || last.startsWith(otherLast))) {
-        return `; did you mean ${JSON.stringify(location.endsWith("/") ? location : `${location}/`)}?`;
-      }
-    }
-  }
-  return "";
+/** Each key of a TARGETS entry's PATH_MAPPINGS is that target's own path: it must be in one of its libraries. */
+function checkTargetMappings(target: ResolvedTarget, config: Config): CheckResult[] {
+  const index = config.TARGETS.findIndex((e) => e.ENABLED && e.NAME.toLowerCase() === target.name.toLowerCase());
+  const entry = config.TARGETS[index];
+  if (!entry) return [];
+  return Object.keys(entry.PATH_MAPPINGS).map((key): CheckResult => {
+    const name = `mapping ${target.name} ${key}`;
+    const at = childPath(`TARGETS[${index}].PATH_MAPPINGS`, key);
+    const [known] = knownTargets([target]);
+    if (!known) return { name, ok: false, detail: `cannot check ${at}: the libraries of ${target.name} are unknown (see the target line)` };
+    const placed = placeOn(known, key);
+    if (placed.found.length > 0) return { name, ok: true, detail: `${at}: ${key} is ${placed.found.join(", ")}` };
+    const { beside } = nearMiss(key, known.libraries);
+    return {
+      name,
+      ok: false,
+      detail:
+        `${at}: ${key} is in no library of ${target.name}, so scans mapped to it are skipped there; ` +
+        `${target.name} has ${describeLibraries(known.libraries)}${beside ? `; did you mean ${JSON.stringify(beside)}?` : ""}`,
+    };
+  });
+}
+
+function libsOf(placement: Placement): Parameters<typeof describeLibraries>[0] {
+  return Array.isArray(placement.target.libraries) ? placement.target.libraries : [];
+}
+
+function seenAs(placement: Placement, key: string): string {
+  return placement.seen === key ? "" : ` sees it as ${placement.seen} and`;
+}
+
+/** `; did you mean "/data/TV-Shows/"?`, or the PATH_MAPPINGS a target seeing the folder elsewhere needs; "" when nothing is near. */
+function hintFor(placement: Placement, key: string, config: Config): string {
+  const { beside, elsewhere } = nearMiss(placement.seen, libsOf(placement));
+  if (beside) return `; did you mean ${JSON.stringify(beside)}?`;
+  const index = config.TARGETS.findIndex((e) => e.ENABLED && e.NAME.toLowerCase() === placement.target.name.toLowerCase());
+  if (elsewhere === undefined || index < 0) return "";
+  const entry = JSON.stringify({ [elsewhere]: [key] });
+  return `; if ${placement.target.name} sees this folder as ${elsewhere}, add ${entry} to TARGETS[${index}].PATH_MAPPINGS`;
 }
 
 /** List entries without a leading slash match only cloud-drive paths (`My Drive/...`, a shared drive's name). */

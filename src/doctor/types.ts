@@ -21,9 +21,13 @@ export type DoctorTarget = Pick<TargetRuntime, "target" | "toTargetPath">;
 export interface DoctorContext {
   config: Config;
   paths: InstallPaths;
+  /** The command's environment (RCLONE_CONFIG, RCLONE_CONFIG_PASS for CLOUD.RCLONE_REMOTE); none when absent. */
+  env?: NodeJS.ProcessEnv;
   /** Config problems the loader did not enforce for this command (an empty PLEX_TOKEN, a missing SERVER_PASS). */
   unmet: readonly string[];
   targets: readonly DoctorTarget[];
+  /** Bound of each look at a path or at rclone's remote control (default 5 s for paths, 10 s for rclone). */
+  probeTimeoutMs?: number;
   /** Each target's libraries, read once and shared by the checks that need them. */
   libraries(): Promise<ResolvedTarget[]>;
 }

@@ -61,6 +61,7 @@ export function withRetries(api: DriveApi, options: BackoffOptions): DriveApi {
     listChanges: (token, driveId) => withBackoff("changes.list", () => api.listChanges(token, driveId), options),
     listFolders: (driveId, token) => withBackoff("files.list", () => api.listFolders(driveId, token), options),
     getItem: (id) => withBackoff("files.get", () => api.getItem(id), options),
+    listChildren: (id, foldersOnly, token) => withBackoff("files.list", () => api.listChildren(id, foldersOnly, token), options),
     listSharedDrives: (token) => withBackoff("drives.list", () => api.listSharedDrives(token), options),
   };
 }

@@ -1,4 +1,3 @@
-import type { CloudConfig } from "../config/types.js";
 import type { Logger } from "../lib/logger.js";
 import { MY_DRIVE } from "./store.js";
 import type { DriveApi, SharedDrive } from "./types.js";
@@ -12,15 +11,23 @@ export interface WatchedLog {
   name: string | undefined;
 }
 
+/** Which change logs to watch: My Drive's, and shared drives by id or name. */
+export interface LogChoice {
+  myDrive: boolean;
+  sharedDrives: string[];
+  /** Where the shared drives were named, for the warning about one nobody sees; CLOUD.TEAMDRIVES unless set. */
+  namedBy?: string;
+}
+
 /**
- * My Drive always, plus each shared drive TEAMDRIVES names (by id or name)
- * when TEAMDRIVE is on. A name that matches no drive is reported, not fatal.
+ * My Drive when chosen, plus each shared drive named (by id or name): CLOUD.TEAMDRIVES,
+ * or an rclone remote's team_drive. A name that matches no drive is reported, not fatal.
  */
-export async function listWatchedLogs(api: DriveApi, cloud: CloudConfig, logger: Logger): Promise<WatchedLog[]> {
-  const logs: WatchedLog[] = [{ logKey: MY_DRIVE, driveId: undefined, name: undefined }];
-  if (!cloud.TEAMDRIVE || cloud.TEAMDRIVES.length === 0) return logs;
+export async function listWatchedLogs(api: DriveApi, choice: LogChoice, logger: Logger): Promise<WatchedLog[]> {
+  const logs: WatchedLog[] = choice.myDrive ? [{ logKey: MY_DRIVE, driveId: undefined, name: undefined }] : [];
+  if (choice.sharedDrives.length === 0) return logs;
   const drives = await listAllSharedDrives(api);
-  for (const wanted of cloud.TEAMDRIVES) {
+  for (const wanted of choice.sharedDrives) {
     const match =
       drives.find((d) => d.id === wanted) ??
       drives.find((d) => d.name === wanted) ??
@@ -28,7 +35,7 @@ export async function listWatchedLogs(api: DriveApi, cloud: CloudConfig, logger:
     if (!match) {
       logger.warn(
         { teamDrive: wanted, available: drives.map((d) => d.name) },
-        "CLOUD.TEAMDRIVES names a shared drive this account cannot see; skipping it",
+        `${choice.namedBy ?? "CLOUD.TEAMDRIVES"} names a shared drive this account cannot see; skipping it`,
       );
       continue;
     }

@@ -13,6 +13,8 @@ export interface DriveClientOptions {
   /** Origin of the API (CLOUD.API_URL); the client appends /drive/v3/... */
   apiUrl: string;
   timeoutMs?: number;
+  /** What a refused token's error tells the user to do; `scanarr authorize` unless an rclone remote's. */
+  authorizeAgain?: string;
 }
 
 /**
@@ -29,13 +31,15 @@ export function createDriveApi(options: DriveClientOptions): DriveApi {
     timeout: options.timeoutMs ?? 30_000,
   });
   const allDrives = { supportsAllDrives: true, includeItemsFromAllDrives: true };
+  const again = options.authorizeAgain;
+  const call = <T>(what: string, request: () => Promise<T>): Promise<T> => callDrive(what, request, again);
 
   return {
     async getStartPageToken(driveId: DriveScope) {
       const res = await call("changes.getStartPageToken", () =>
         api.changes.getStartPageToken({ supportsAllDrives: true, ...(driveId ? { driveId } : {}) }),
       );
-      if (!res.data.startPageToken) throw toDriveApiError(new Error("no startPageToken in the answer"), "changes.getStartPageToken");
+      if (!res.data.startPageToken) throw toDriveApiError(new Error("no startPageToken in the answer"), "changes.getStartPageToken", again);
       return res.data.startPageToken;
     },
 
@@ -73,12 +77,27 @@ export function createDriveApi(options: DriveClientOptions): DriveApi {
       return { folders: folders.filter((f): f is DriveItem => f !== undefined), nextPageToken: res.data.nextPageToken ?? undefined };
     },
 
+    async listChildren(folderId: string, foldersOnly: boolean, pageToken: string | undefined) {
+      const q = `'${folderId.replace(/['\\]/g, "\\$&")}' in parents and trashed=false${foldersOnly ? ` and mimeType='${FOLDER_MIME}'` : ""}`;
+      const res = await call("files.list", () =>
+        api.files.list({
+          q,
+          pageSize: 100,
+          fields: `nextPageToken,files(${ITEM_FIELDS})`,
+          ...allDrives,
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      );
+      const items = (res.data.files ?? []).map(toItem).filter((f): f is DriveItem => f !== undefined);
+      return { items, nextPageToken: res.data.nextPageToken ?? undefined };
+    },
+
     async getItem(id: string) {
       try {
         const res = await api.files.get({ fileId: id, supportsAllDrives: true, fields: ITEM_FIELDS });
         return toItem(res.data);
       } catch (error) {
-        const failure = toDriveApiError(error, "files.get");
+        const failure = toDriveApiError(error, "files.get", again);
         if (failure.kind === "not-found") return undefined;
         throw failure;
       }
@@ -94,11 +113,11 @@ export function createDriveApi(options: DriveClientOptions): DriveApi {
   };
 }
 
-async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
+async function callDrive<T>(what: string, request: () => Promise<T>, authorizeAgain: string | undefined): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    throw toDriveApiError(error, what);
+    throw toDriveApiError(error, what, authorizeAgain);
   }
 }
 

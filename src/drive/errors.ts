@@ -1,4 +1,4 @@
-import { INVALID_GRANT_ADVICE } from "../auth/errors.js";
+import { AUTHORIZE_AGAIN, invalidGrantAdvice } from "../auth/errors.js";
 import { isRetryableStatus } from "../lib/http-status.js";
 import { messageOf } from "../lib/errors.js";
 
@@ -29,15 +29,15 @@ export class DriveApiError extends Error {
 }
 
 /** Turns whatever the client threw (GaxiosError, network error) into a DriveApiError. */
-export function toDriveApiError(error: unknown, what: string): DriveApiError {
+export function toDriveApiError(error: unknown, what: string, authorizeAgain: string = AUTHORIZE_AGAIN): DriveApiError {
   if (error instanceof DriveApiError) return error;
   const status = readStatus(error);
   const reason = readReason(error);
   const detail = `${what} failed: ${status ?? "no response"}${reason ? ` ${reason}` : ""}`;
   // The client refreshes the access token on its own: a refused refresh token surfaces here, days after authorize.
   if (field(field(field(error, "response"), "data"), "error") === "invalid_grant") {
-    const why = "Google no longer accepts the stored refresh token (invalid_grant): run `scanarr authorize` again";
-    return new DriveApiError(`${detail}: ${why}. ${INVALID_GRANT_ADVICE}`, "auth", status, "invalid_grant");
+    const why = `Google no longer accepts the stored refresh token (invalid_grant): ${authorizeAgain}`;
+    return new DriveApiError(`${detail}: ${why}. ${invalidGrantAdvice(authorizeAgain)}`, "auth", status, "invalid_grant");
   }
   if (status === undefined) {
     const message = messageOf(error);
@@ -47,8 +47,7 @@ export function toDriveApiError(error: unknown, what: string): DriveApiError {
     return new DriveApiError(detail, "rate-limited", status, reason);
   }
   if (isRetryableStatus(status)) return new DriveApiError(detail, "unavailable", status, reason);
-  if (status === 401)
-    return new DriveApiError(`${detail}: the Drive credentials were refused; run \`scanarr authorize\``, "auth", status, reason);
+  if (status === 401) return new DriveApiError(`${detail}: the Drive credentials were refused; ${authorizeAgain}`, "auth", status, reason);
   if (status === 404) return new DriveApiError(detail, "not-found", status, reason);
   return new DriveApiError(detail, "fatal", status, reason);
 }

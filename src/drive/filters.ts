@@ -7,9 +7,11 @@ import type { CloudAllowed } from "../config/types.js";
  * An empty FILE_PATHS means "no path restriction": plex_autoscan rejected
  * everything in that case, silently, which only ever looked like a broken
  * monitor. Paths outside SERVER_PATH_MAPPINGS are still skipped later,
- * because the mapper cannot turn them into media-server paths.
+ * because the mapper cannot turn them into media-server paths. A file
+ * without a meaningful MIME type (`undefined`: a decoded crypt file) skips
+ * the MIME filter.
  */
-export type ChangeFilter = (drivePath: string, mimeType: string) => string | undefined;
+export type ChangeFilter = (drivePath: string, mimeType: string | undefined) => string | undefined;
 
 export function createChangeFilter(allowed: CloudAllowed): ChangeFilter {
   const prefixes = allowed.FILE_PATHS.map(toComponents).filter((parts) => parts.length > 0);
@@ -20,7 +22,7 @@ export function createChangeFilter(allowed: CloudAllowed): ChangeFilter {
     if (prefixes.length > 0 && !prefixes.some((prefix) => startsWithComponents(drivePath, prefix))) return "path";
     const extension = extensionOf(drivePath);
     if (allowed.FILE_EXTENSIONS && !extensions.has(extension)) return "extension";
-    if (allowed.MIME_TYPES) {
+    if (allowed.MIME_TYPES && mimeType !== undefined) {
       const mime = mimeType.toLowerCase();
       if (!mimeTypes.some((m) => mime === m || mime.startsWith(`${m}/`))) return "mime type";
       // Drive labels .sub subtitles video/MP2G; they are not videos.

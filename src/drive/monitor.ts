@@ -6,11 +6,12 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/index.js";
 import { withRetries } from "./backoff.js";
-import { listWatchedLogs, type WatchedLog } from "./change-logs.js";
+import { listWatchedLogs, type LogChoice, type WatchedLog } from "./change-logs.js";
 import { createDriveApi } from "./client.js";
 import { createChangeFilter } from "./filters.js";
 import { FolderCache } from "./folder-cache.js";
 import type { MediaIndex } from "./page-handler.js";
+import { RemoteNames, type RemoteView } from "./remote-view.js";
 import { pollLog, type PollerDeps } from "./poller.js";
 import { LogStore, migrateDriveTables } from "./store.js";
 import { messageOf } from "../lib/errors.js";
@@ -29,6 +30,8 @@ export interface DriveMonitorDeps {
   mediaIndex: MediaIndex | undefined;
   /** The user's OAuth client or a service account's JWT client (src/auth). */
   auth: DriveAuth;
+  /** What CLOUD.RCLONE_REMOTE or RCLONE.CRYPT_MAPPINGS says about the logs, the folder and crypt names; undefined: neither is set. */
+  view?: RemoteView | undefined;
   logger: Logger;
   clock: Clock;
   random?: () => number;
@@ -58,10 +61,11 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
   const abort = new AbortController();
   const backoff = { clock, random: deps.random ?? Math.random, logger, signal: abort.signal };
   const poller: PollerDeps = {
-    api: withRetries(createDriveApi({ auth: deps.auth, apiUrl: config.CLOUD.API_URL }), backoff),
+    api: withRetries(createDriveApi({ auth: deps.auth, apiUrl: config.CLOUD.API_URL, authorizeAgain: deps.view?.authorizeAgain }), backoff),
     cache: new FolderCache(db, logger, config.CLOUD.SHOW_CACHE_LOGS),
     logs: new LogStore(db),
     filter: createChangeFilter(config.CLOUD.ALLOWED),
+    names: deps.view ? new RemoteNames(deps.view, logger) : undefined,
     mapper: deps.mapper,
     mediaIndex: deps.mediaIndex,
     ingest: deps.ingest,
@@ -69,7 +73,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
     logger,
   };
   for (const state of poller.logs.all()) poller.cache.setRoot(state.rootId, state.rootName);
-  if (config.CLOUD.ALLOWED.FILE_PATHS.length === 0) {
+  if (config.CLOUD.ALLOWED.FILE_PATHS.length === 0 && !deps.view?.scope) {
     logger.warn("CLOUD.ALLOWED.FILE_PATHS is empty: files anywhere on the watched drives are considered");
   }
 
@@ -82,7 +86,7 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
 
   async function runPoll(): Promise<void> {
     try {
-      watched ??= await listWatchedLogs(poller.api, config.CLOUD, logger);
+      watched ??= await listWatchedLogs(poller.api, deps.view?.logs ?? logsOfConfig(config), logger);
     } catch (error) {
       logger.error({ error: messageOf(error) }, "Could not list the shared drives to watch; retrying at the next poll");
       finished(false);
@@ -138,4 +142,9 @@ export function startDriveMonitor(deps: DriveMonitorDeps): DriveMonitor {
       await running;
     },
   };
+}
+
+/** My Drive, and the shared drives CLOUD.TEAMDRIVES names when CLOUD.TEAMDRIVE is on. */
+function logsOfConfig(config: Config): LogChoice {
+  return { myDrive: true, sharedDrives: config.CLOUD.TEAMDRIVE ? config.CLOUD.TEAMDRIVES : [] };
 }

@@ -7,6 +7,7 @@ import type { WatchedLog } from "./change-logs.js";
 import type { ChangeFilter } from "./filters.js";
 import type { FolderCache } from "./folder-cache.js";
 import type { PathResolver } from "./path-resolver.js";
+import type { PathReader } from "./remote-view.js";
 import { FOLDER_MIME, type DriveChange, type DriveItem } from "./types.js";
 
 const GOOGLE_APPS_PREFIX = "application/vnd.google-apps.";
@@ -20,6 +21,8 @@ export interface PageContext {
   log: WatchedLog;
   cache: FolderCache;
   resolver: PathResolver;
+  /** Reads resolved paths through the rclone remote's folder and crypt names; undefined: as Drive names them. */
+  reader: PathReader | undefined;
   filter: ChangeFilter;
   /** Maps a drive path for the media index; the way in maps it again for the scan. */
   mapper: PathMapper;
@@ -43,11 +46,13 @@ export interface PageStats {
   filtered: number;
   unmapped: number;
   unresolved: number;
+  /** In a crypt folder, but not encrypted by its remote. */
+  undecodable: number;
 }
 
 /** Counts of one page (or one poll), all zero. */
 export function noStats(changes = 0): PageStats {
-  return { changes, files: 0, queued: 0, known: 0, ignored: 0, unmatched: 0, filtered: 0, unmapped: 0, unresolved: 0 };
+  return { changes, files: 0, queued: 0, known: 0, ignored: 0, unmatched: 0, filtered: 0, unmapped: 0, unresolved: 0, undecodable: 0 };
 }
 
 /**
@@ -82,30 +87,40 @@ export async function handleChangePage(changes: DriveChange[], ctx: PageContext)
   }
   ctx.cache.apply(ctx.log.logKey, upserts, removals);
 
+  const resolved: Array<string | undefined> = [];
+  for (const file of files) resolved.push(await ctx.resolver.resolveFile(file));
+  ctx.reader?.prepare(resolved.filter((p): p is string => p !== undefined));
   const newFiles: string[] = [];
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     stats.files++;
-    const drivePath = await newFileOf(file, ctx, stats);
+    const drivePath = newFileOf(file, resolved[i], ctx, stats);
     if (drivePath !== undefined) newFiles.push(drivePath);
   }
   if (newFiles.length === 0) return stats;
-  // Drive requests name only the folder, as they always have.
+  // Each request names its file, so with SERVER_MAX_FILE_CHECKS the scan waits until the mount shows it
+  // (rclone's poll interval, a crypt remote's decoded name): Plex never scans before the file is there.
   const requested = newFiles.map((path) => ({ path, kind: "file" as const }));
-  const outcome = await ctx.ingest(requested, "drive", "DriveChange", { nameFiles: false });
+  const outcome = await ctx.ingest(requested, "drive", "DriveChange");
   countOutcome(outcome, stats, newFiles.length);
   logOutcome(ctx.logger, outcome);
   return stats;
 }
 
 /** The drive path of a file to scan: one in the watched folders, allowed by CLOUD.ALLOWED, mappable and new to the media server. */
-async function newFileOf(file: DriveItem, ctx: PageContext, stats: PageStats): Promise<string | undefined> {
-  const drivePath = await ctx.resolver.resolveFile(file);
-  if (drivePath === undefined) {
+function newFileOf(file: DriveItem, resolved: string | undefined, ctx: PageContext, stats: PageStats): string | undefined {
+  const read = resolved === undefined ? undefined : (ctx.reader?.read(resolved) ?? { kind: "plain", path: resolved });
+  if (read === undefined || read.kind === "outside") {
     stats.unresolved++;
     ctx.logger.debug({ id: file.id, name: file.name }, "Drive change outside the watched folders; skipped");
     return undefined;
   }
-  const rejected = ctx.filter(drivePath, file.mimeType);
+  if (read.kind === "undecodable") {
+    stats.undecodable++;
+    return undefined;
+  }
+  const drivePath = read.path;
+  // Drive calls every crypt file application/octet-stream: only the decoded name says what it is.
+  const rejected = ctx.filter(drivePath, read.kind === "decoded" ? undefined : file.mimeType);
   if (rejected) {
     stats.filtered++;
     ctx.logger.debug({ path: drivePath, rejected }, "Drive change filtered out by CLOUD.ALLOWED");

@@ -8,6 +8,7 @@ import type { ChangeFilter } from "./filters.js";
 import type { FolderCache } from "./folder-cache.js";
 import { handleChangePage, noStats, type MediaIndex, type PageStats } from "./page-handler.js";
 import { PathResolver } from "./path-resolver.js";
+import type { RemoteNames } from "./remote-view.js";
 import type { LogStore } from "./store.js";
 import type { DriveApi } from "./types.js";
 
@@ -16,6 +17,8 @@ export interface PollerDeps {
   cache: FolderCache;
   logs: LogStore;
   filter: ChangeFilter;
+  /** The rclone remote's folder and crypt names; undefined: paths as Drive names them. */
+  names: RemoteNames | undefined;
   mapper: PathMapper;
   mediaIndex: MediaIndex | undefined;
   ingest: Ingest;
@@ -46,7 +49,8 @@ export async function pollLog(log: WatchedLog, deps: PollerDeps): Promise<PageSt
   let token = state.pageToken;
   for (;;) {
     const page = await api.listChanges(token, log.driveId);
-    const stats = await handleChangePage(page.changes, { ...deps, log, resolver, onDriveRenamed });
+    const reader = await deps.names?.reader((folderId) => resolver.resolveFolder(folderId ?? state.rootId));
+    const stats = await handleChangePage(page.changes, { ...deps, log, resolver, reader, onDriveRenamed });
     addStats(total, stats);
     const next = page.nextPageToken ?? page.newStartPageToken;
     if (next === undefined) throw new Error("changes.list answered without nextPageToken or newStartPageToken");

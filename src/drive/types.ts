@@ -56,5 +56,11 @@ export interface DriveApi {
   listFolders(driveId: DriveScope, pageToken: string | undefined): Promise<FolderPage>;
   /** `undefined` when the item does not exist or is not visible. */
   getItem(id: string): Promise<DriveItem | undefined>;
+  /** One page of a folder's untrashed children (folders only when asked); `doctor` reads a crypt folder's names with it. */
+  listChildren(
+    folderId: string,
+    foldersOnly: boolean,
+    pageToken: string | undefined,
+  ): Promise<{ items: DriveItem[]; nextPageToken: string | undefined }>;
   listSharedDrives(pageToken: string | undefined): Promise<{ drives: SharedDrive[]; nextPageToken: string | undefined }>;
 }

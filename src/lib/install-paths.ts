@@ -9,6 +9,8 @@ export interface InstallPaths {
   database: string;
   /** OAuth token of the drive monitor (mode 0600). */
   tokenFile: string;
+  /** Tokens refreshed for CLOUD.RCLONE_REMOTE's own client (mode 0600); rclone.conf is never written. */
+  remoteTokenFile: string;
 }
 
 export function resolveInstallPaths(installDir: string, configFile?: string): InstallPaths {
@@ -20,5 +22,6 @@ export function resolveInstallPaths(installDir: string, configFile?: string): In
     dataDir,
     database: path.join(dataDir, "scanarr.db"),
     tokenFile: path.join(dataDir, "drive-token.json"),
+    remoteTokenFile: path.join(dataDir, "drive-token-rclone.json"),
   };
 }

@@ -1,5 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { openSecretbox, sealSecretbox, SECRETBOX_NONCE_BYTES, SECRETBOX_TAG_BYTES } from "./secretbox.js";
+import { xsalsa20poly1305 } from "@noble/ciphers/salsa.js";
+
+// The payload is NaCl's crypto_secretbox (XSalsa20-Poly1305): nonce, then the 16-byte tag, then the ciphertext.
+const NONCE_BYTES = 24;
+const TAG_BYTES = 16;
 
 /** rclone's marker line for an encrypted configuration file. */
 export const ENCRYPT_MARKER = "RCLONE_ENCRYPT_V0:";
@@ -47,17 +51,22 @@ export function decryptConfig(text: string, password: string): string {
     .join("")
     .replace(/\s+/g, "");
   const box = Buffer.from(payload, "base64");
-  if (box.length < SECRETBOX_NONCE_BYTES + SECRETBOX_TAG_BYTES) {
+  if (box.length < NONCE_BYTES + TAG_BYTES) {
     throw new ConfigCryptError("configuration data too short");
   }
-  const plain = openSecretbox(box.subarray(SECRETBOX_NONCE_BYTES), box.subarray(0, SECRETBOX_NONCE_BYTES), deriveKey(password));
-  if (!plain) throw new ConfigCryptError("couldn't decrypt configuration, most likely wrong password");
+  const key = deriveKey(password);
+  let plain: Uint8Array;
+  try {
+    plain = xsalsa20poly1305(key, box.subarray(0, NONCE_BYTES)).decrypt(box.subarray(NONCE_BYTES));
+  } catch {
+    throw new ConfigCryptError("couldn't decrypt configuration, most likely wrong password");
+  }
   return Buffer.from(plain).toString("utf8");
 }
 
 /** Encrypts INI text the way rclone's "Set configuration password" saves it. */
-export function encryptConfig(plainText: string, password: string, nonce: Uint8Array = randomBytes(SECRETBOX_NONCE_BYTES)): string {
-  const box = sealSecretbox(Buffer.from(plainText, "utf8"), nonce, deriveKey(password));
+export function encryptConfig(plainText: string, password: string, nonce: Uint8Array = randomBytes(NONCE_BYTES)): string {
+  const box = xsalsa20poly1305(deriveKey(password), nonce).encrypt(Buffer.from(plainText, "utf8"));
   const payload = Buffer.concat([Buffer.from(nonce), Buffer.from(box)]).toString("base64");
   return `# Encrypted rclone configuration File\n\n${ENCRYPT_MARKER}\n${payload}`;
 }

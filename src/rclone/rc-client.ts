@@ -1,3 +1,4 @@
+import { parseJsonObject } from "../lib/json-object.js";
 import { describeFetchCause, isAuthStatus, isTimeout } from "../lib/http-status.js";
 import type { Logger } from "../lib/logger.js";
 import { RcAuthError, RcCommandError, RcDirError, RcUnreachableError } from "./rc-errors.js";
@@ -80,7 +81,7 @@ export function createRcClient(options: RcClientOptions): RcClient {
       setState("unauthorized", `HTTP ${response.status}`);
       throw new RcAuthError(`rclone remote control at ${shown} refused the credentials (HTTP ${response.status})`);
     }
-    const json = parseObject(text);
+    const json = parseJsonObject(text);
     if (json === undefined) {
       setState("unreachable", `HTTP ${response.status}, not JSON`);
       throw new RcUnreachableError(`${shown} answered HTTP ${response.status} without JSON: is it rclone's remote control?`);
@@ -153,13 +154,4 @@ function splitUrl(options: RcClientOptions): { base: string; user: string; pass:
   url.password = "";
   const base = url.toString().replace(/\/+$/, "");
   return { base, user, pass, shown: base };
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -9,6 +9,7 @@ import type { Logger } from "../lib/logger.js";
 import type { PathMapper } from "../paths/mapper.js";
 import { openPlexLibraryDb } from "../targets/plex/library-db.js";
 import { messageOf } from "../lib/errors.js";
+import { loadRemoteMonitoring, type RemoteMonitoring } from "../rclone/monitor-remote.js";
 
 export interface DriveWiring {
   config: Config;
@@ -16,6 +17,10 @@ export interface DriveWiring {
   ingest: Ingest;
   mapper: PathMapper;
   tokenFile: string;
+  /** Where CLOUD.RCLONE_REMOTE's refreshed tokens are kept. */
+  remoteTokenFile: string;
+  /** RCLONE_CONFIG and RCLONE_CONFIG_PASS (rclone.conf and its password). */
+  env: NodeJS.ProcessEnv;
   logger: Logger;
   clock: Clock;
   /** Told how each poll ended (the metrics' poll counter). */
@@ -36,8 +41,10 @@ export interface DriveHandle {
 export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
   if (!w.config.CLOUD.ENABLED) return { monitor: undefined, problem: undefined, stop: async () => undefined };
   let auth: DriveAuth;
+  let remote: RemoteMonitoring;
   try {
-    auth = await loadDriveAuth({ config: w.config, tokenFile: w.tokenFile, logger: w.logger });
+    remote = await loadRemoteMonitoring({ config: w.config, env: w.env, tokenFile: w.remoteTokenFile, logger: w.logger });
+    auth = remote.auth ?? (await loadDriveAuth({ config: w.config, tokenFile: w.tokenFile, logger: w.logger }));
   } catch (error) {
     const problem = messageOf(error);
     w.logger.error({ reason: problem }, "drive monitoring is off");
@@ -51,12 +58,18 @@ export async function startDriveWiring(w: DriveWiring): Promise<DriveHandle> {
     mapper: w.mapper,
     mediaIndex: index?.index,
     auth,
+    view: remote.view,
     logger: w.logger,
     clock: w.clock,
     onPoll: w.onPoll,
   });
   w.logger.info(
-    { pollInterval: w.config.CLOUD.POLL_INTERVAL, sharedDrives: w.config.CLOUD.TEAMDRIVE ? w.config.CLOUD.TEAMDRIVES : [] },
+    {
+      pollInterval: w.config.CLOUD.POLL_INTERVAL,
+      ...(remote.remote
+        ? { rcloneRemote: w.config.CLOUD.RCLONE_REMOTE, rcloneConfig: remote.configFile, crypt: remote.remote.crypt !== undefined }
+        : { sharedDrives: w.config.CLOUD.TEAMDRIVE ? w.config.CLOUD.TEAMDRIVES : [] }),
+    },
     "drive monitoring started",
   );
   return {

@@ -252,7 +252,18 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   });
   storage.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
-  drive = await startDriveWiring({ config, db, ingest, mapper, tokenFile: deps.paths.tokenFile, logger, clock, onPoll });
+  drive = await startDriveWiring({
+    config,
+    db,
+    ingest,
+    mapper,
+    tokenFile: deps.paths.tokenFile,
+    remoteTokenFile: deps.paths.remoteTokenFile,
+    env: deps.env,
+    logger,
+    clock,
+    onPoll,
+  });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
   watch = startWatchers({ entries: config.WATCH, db, ingest, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });

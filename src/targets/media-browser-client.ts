@@ -1,5 +1,5 @@
 import type { Library } from "../domain.js";
-import { HttpClient } from "./http-client.js";
+import { HttpClient, isFields } from "./http-client.js";
 import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./media-browser.js";
 
 /** How a Jellyfin or Emby client is set up from a TARGETS entry. */
@@ -61,6 +61,39 @@ export class MediaBrowserClient {
     const action = "list the libraries";
     const answer = await this.http.call("GET", this.settings.librariesPath, action);
     return this.http.readJson(answer, action, this.settings.readLibraries);
+  }
+
+  /**
+   * Paths of the items under a library (`GET /Items?ParentId=…&Fields=Path`,
+   * at most `limit`): a series' folder, a movie's file. For set-up, which
+   * matches them with the *arr apps' folders.
+   */
+  async listItemPaths(library: Library, limit: number): Promise<string[]> {
+    const action = `list the items of library ${library.title}`;
+    const query = new URLSearchParams({
+      ParentId: library.id,
+      Recursive: "true",
+      Fields: "Path",
+      IncludeItemTypes: "Series,Movie,MusicArtist,MusicAlbum,Audio,Book",
+      Limit: String(limit),
+    });
+    const answer = await this.http.call("GET", `/Items?${query.toString()}`, action);
+    return this.http.readJson(answer, action, (data) => {
+      const items = isFields(data) && Array.isArray(data.Items) ? data.Items : undefined;
+      if (!items) throw new Error("the answer has no Items list");
+      return items.flatMap((item) => (isFields(item) && typeof item.Path === "string" && item.Path !== "" ? [item.Path] : []));
+    });
+  }
+
+  /**
+   * An empty `POST /Library/Media/Updated`: the very call a scan makes, with
+   * no path to look at, so the server checks the key's rights and changes
+   * nothing. For doctor (Target.checkAccess).
+   */
+  async checkScanAccess(): Promise<void> {
+    await this.http.call("POST", "/Library/Media/Updated", "take a scan report (an empty one, to check the key)", {
+      json: mediaUpdatedBody([]),
+    });
   }
 
   /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */

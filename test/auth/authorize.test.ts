@@ -227,3 +227,15 @@ describe("scanarr authorize refuses to start without a usable config", () => {
     await expect(run({ port: "70000" }, h.ctx)).rejects.toMatchObject({ exitCode: 2 });
   });
 });
+
+describe("scanarr authorize with CLOUD.RCLONE_REMOTE", () => {
+  it("says the remote's own client and token are used, asks nothing and writes no token", async () => {
+    h.ctx.config = { ...h.ctx.config, CLOUD: { ...h.ctx.config.CLOUD, RCLONE_REMOTE: "gcrypt:" } };
+    expect(await run({}, h.ctx)).toBe(0);
+    expect(h.stdout.output).toContain('uses the rclone remote "gcrypt:" (CLOUD.RCLONE_REMOTE)');
+    expect(h.stdout.output).toContain("no authorization is needed here");
+    expect(h.stdout.output).not.toContain("Open this address");
+    expect(fake.tokenCalls).toEqual([]);
+    await expect(stat(h.ctx.paths.tokenFile)).rejects.toThrow(/ENOENT/);
+  });
+});

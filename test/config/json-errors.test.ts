@@ -60,6 +60,12 @@ describe("invalid JSON in the config file", () => {
     expect(errorOf("")).toMatch(/line 1, column 1: .*the file is empty/);
   });
 
+  it("points at a tab inside a string and at an unterminated string's end", () => {
+    expect(errorOf('{"PLEX_USER": "pl\tex"}')).toMatch(/line 1, column 18: control character .* write \\t/);
+    expect(errorOf('{\n  "PLEX_USER": "plex\n}')).toMatch(/line 2, column 21: control character/);
+    expect(errorOf('{\n  "PLEX_USER": "plex')).toMatch(/line 2, column 21: unterminated string, found the end of the file/);
+  });
+
   it("counts a tab and an astral character as one column each", () => {
     expect(errorOf('{\n\t"😀": True\n}')).toMatch(/line 2, column 7: /);
   });

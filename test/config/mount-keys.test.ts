@@ -7,7 +7,7 @@ import { PASS, problemsIn } from "./helpers.js";
 const problemsOf = (extra: Record<string, unknown>): string[] => problemsIn(JSON.stringify({ ...defaultConfig(PASS), ...extra }));
 
 describe("mount-safety keys", () => {
-  it("loads plex_autoscan's file-check and rclone keys as working settings, warning only for the rclone keys still unused", () => {
+  it("loads plex_autoscan's file-check and rclone keys as working settings, warning only for the rclone binary (names are decoded in-process)", () => {
     const { config, warnings } = parseConfigText(
       JSON.stringify({
         SERVER_PASS: PASS,
@@ -42,7 +42,7 @@ describe("mount-safety keys", () => {
       FS: "",
     });
     expect(config.ANCHORS).toEqual([]);
-    expect(warnings.map((w) => w.split(":")[0]).sort()).toEqual(["RCLONE.BINARY", "RCLONE.CONFIG", "RCLONE.CRYPT_MAPPINGS"]);
+    expect(warnings.map((w) => w.split(":")[0]).sort()).toEqual(["RCLONE.BINARY"]);
   });
 
   it("defaults to file checks off (plex_autoscan's delay and exhaustion rule), no anchors and the refresh off", () => {
@@ -80,7 +80,7 @@ describe("mount-safety keys", () => {
     expect(problems).toEqual([
       'SERVER_FILE_EXIST_PATH_MAPPINGS["media/"]: key must be an absolute path on this machine',
       'PLEX_EMPTY_TRASH_CONTROL_FILES[0]: must be an absolute path on this machine, got the string "mounted.bin"',
-      "RCLONE.RC_CACHE_REFRESH.ENABLE: unknown key",
+      "RCLONE.RC_CACHE_REFRESH.ENABLE: unknown key (did you mean RCLONE.RC_CACHE_REFRESH.ENABLED?)",
     ]);
   });
 

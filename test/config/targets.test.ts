@@ -46,7 +46,7 @@ describe("TARGETS", () => {
         'TARGETS[1].TYPE: must be one of "plex", "jellyfin", "emby", "autoscan", "tdarr", "sonarr", "radarr", "command", got the string "kodi"',
         "TARGETS[1].NAME: must not be empty",
         'TARGETS[1].URL: must be an http:// or https:// URL, got "jellyfin:8096"',
-        "TARGETS[1].ENABLE: unknown key",
+        "TARGETS[1].ENABLE: unknown key (did you mean TARGETS[1].ENABLED?)",
         "TARGETS[2]: must be an object, got a string",
         "TARGETS[3].TYPE: missing; it is required",
         'TARGETS[3].PATH_MAPPINGS["/m/"]: must be an array of strings, got the string "/d/"',

@@ -11,7 +11,7 @@ describe("doctor's report", () => {
     const config: Config = {
       ...base,
       TARGETS: [{ TYPE: "jellyfin", NAME: "jf", URL: "http://jf:8096", TOKEN: "jellyfin-api-key-1234" } as Config["TARGETS"][number]],
-      RCLONE: { RC_CACHE_REFRESH: { ...base.RCLONE.RC_CACHE_REFRESH, RC_PASS: "rclone-rc-password" } },
+      RCLONE: { ...base.RCLONE, RC_CACHE_REFRESH: { ...base.RCLONE.RC_CACHE_REFRESH, RC_PASS: "rclone-rc-password" } },
       NOTIFICATIONS: [{ URL: "https://discord.com/api/webhooks/1/discord-webhook-token-abcdef" }],
     };
     const ctx = { config, paths: resolveInstallPaths(tempDir()), unmet: [], targets: [], libraries: memoLibraries([]) };

@@ -23,11 +23,13 @@ describe("drive monitor: what gets queued", () => {
     expect(h.fake.calls["changes.list"]).toBe(0);
   });
 
-  it("queues the mapped folder of a new video that the media server does not have", async () => {
+  it("queues the mapped folder of a new video that the media server does not have, naming the file (for the file checks)", async () => {
     const folder = h.fake.addFolder("X (2020)", movies);
     h.fake.addFile("x.mkv", folder);
     await h.poll();
-    expect(h.sink.requests).toEqual([{ folder: "/data/Movies/X (2020)", source: "drive", event: "DriveChange" }]);
+    expect(h.sink.requests).toEqual([
+      { folder: "/data/Movies/X (2020)", source: "drive", event: "DriveChange", files: ["/data/Movies/X (2020)/x.mkv"] },
+    ]);
   });
 
   it("queues nothing for a file already in the media server's database", async () => {

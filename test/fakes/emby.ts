@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, renderItems, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
 
 export interface FakeEmbyOptions {
   token?: string;
@@ -21,6 +21,8 @@ export interface FakeEmby {
   url: string;
   token: string;
   mediaUpdates: RecordedUpdate[][];
+  /** Accepted Media/Updated calls with an empty Updates list: nothing to look at, so not in mediaUpdates (doctor's access check). */
+  readonly emptyUpdates: number;
   /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeEmbyRequest[];
   setLibraries(libraries: FakeLibrary[]): void;
@@ -40,6 +42,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   const token = options.token ?? "emby-api-key-0123456789abcdef";
   let libraries = options.libraries ?? DEFAULT_MEDIA_LIBRARIES;
   const mediaUpdates: RecordedUpdate[][] = [];
+  let emptyUpdates = 0;
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
 
@@ -62,9 +65,14 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
+    if (route === "GET /items") {
+      const items = renderItems(request.url, libraries, (_, index) => mediaFolderId(index));
+      return sendJson(res, items.status, items.body);
+    }
     const read = readMediaUpdated(request);
     if ("status" in read) return sendProblem(res, read.status, read.title);
-    mediaUpdates.push(read.updates);
+    if (read.updates.length === 0) emptyUpdates += 1;
+    else mediaUpdates.push(read.updates);
     waiter.notify();
     sendJson(res, options.successStatus ?? 200);
   };
@@ -74,6 +82,9 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     url: server.url,
     token,
     mediaUpdates,
+    get emptyUpdates() {
+      return emptyUpdates;
+    },
     requests,
     setLibraries(next) {
       libraries = next;
@@ -85,12 +96,17 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info"]);
+const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
+
+/** Emby numbers its media folders; the fake's start at 3. */
+function mediaFolderId(index: number): string {
+  return String(index + 3);
+}
 
 function renderMediaFolder(library: FakeLibrary, index: number): Record<string, unknown> {
   return {
     Name: library.name,
-    Id: String(index + 3),
+    Id: mediaFolderId(index),
     Guid: library.id,
     SubFolders: library.locations.map((path, i) => ({ Name: path.split("/").pop(), Id: String(100 * (index + 1) + i), Path: path })),
   };

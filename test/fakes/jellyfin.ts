@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, field, readMediaUpdated, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import { DEFAULT_MEDIA_LIBRARIES, field, readMediaUpdated, renderItems, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
 
 export interface FakeJellyfinOptions {
   /** An API key: every endpoint. */
@@ -30,6 +30,8 @@ export interface FakeJellyfin {
   userToken: string;
   /** Accepted Media/Updated calls, each with its entries. */
   mediaUpdates: RecordedUpdate[][];
+  /** Accepted Media/Updated calls with an empty Updates list: nothing to look at, so not in mediaUpdates (doctor's access check). */
+  readonly emptyUpdates: number;
   /** Paths accepted by ScanPath (Created or Refreshed), in order. */
   scanPaths: string[];
   /** The Path of every ScanPath call that reached the plugin, accepted or not ("" when missing). */
@@ -60,6 +62,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   let plugin = options.plugin ?? false;
   const scanPathStatus = new Map<string, ScanPathStatus>();
   const mediaUpdates: RecordedUpdate[][] = [];
+  let emptyUpdates = 0;
   const scanPaths: string[] = [];
   const scanPathCalls: string[] = [];
   const requests: FakeJellyfinRequest[] = [];
@@ -85,10 +88,15 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
       return sendJson(res, 200, libraries.map(renderVirtualFolder));
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0", Id: "fakejellyfin" });
+    if (route === "GET /items") {
+      const items = renderItems(url, libraries);
+      return sendJson(res, items.status, items.body);
+    }
     if (route === "POST /library/media/updated") {
       const read = readMediaUpdated(request);
       if ("status" in read) return sendProblem(res, read.status, read.title);
-      mediaUpdates.push(read.updates);
+      if (read.updates.length === 0) emptyUpdates += 1;
+      else mediaUpdates.push(read.updates);
       waiter.notify();
       return sendJson(res, 204);
     }
@@ -101,6 +109,9 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     token,
     userToken,
     mediaUpdates,
+    get emptyUpdates() {
+      return emptyUpdates;
+    },
     scanPaths,
     scanPathCalls,
     requests,
@@ -120,7 +131,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info"]);
+const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
 
 function answerScanPath(
   request: FakeRequest,

@@ -7,6 +7,8 @@ export interface FakeLibrary {
   /** "movies", "tvshows", ...; left out for a mixed library, as Jellyfin does. */
   collectionType?: string;
   locations: string[];
+  /** Items' paths (a series' folder, a movie's file), listed by `GET /Items?ParentId=<id>`. */
+  items?: string[];
 }
 
 /** One entry of a `POST /Library/Media/Updated` body as the server read it. */
@@ -57,3 +59,27 @@ export const DEFAULT_MEDIA_LIBRARIES: FakeLibrary[] = [
   { name: "Shows", id: "a656b907eb3a73532e40e44b968d0225", collectionType: "tvshows", locations: ["/media/TV-Shows"] },
   { name: "Music", id: "7e64e319657a9516ec78490da03edccb", collectionType: "music", locations: ["/media/Music"] },
 ];
+
+/**
+ * `GET /Items?ParentId=<library id>&Recursive=true&Fields=Path`: the items
+ * under a library, each with its `Path` when `Fields` asks for it (both
+ * servers leave Path out otherwise); paging by StartIndex and Limit.
+ */
+export function renderItems(
+  url: URL,
+  libraries: readonly FakeLibrary[],
+  idOf: (library: FakeLibrary, index: number) => string = (library) => library.id,
+): { status: number; body: unknown } {
+  const query = new Map([...url.searchParams].map(([k, v]) => [k.toLowerCase(), v]));
+  const parent = query.get("parentid");
+  const library = libraries.find((l, i) => idOf(l, i) === parent);
+  if (parent !== undefined && !library) return { status: 400, body: { title: "Bad Request", status: 400 } };
+  const all = (library ? [library] : libraries).flatMap((l) => (l.items ?? []).map((path, i) => ({ path, id: `${l.id}-${i}` })));
+  const withPath = (query.get("fields") ?? "").split(",").some((f) => f.trim().toLowerCase() === "path");
+  const start = Number(query.get("startindex") ?? 0);
+  const limit = Number(query.get("limit") ?? all.length);
+  const page = all
+    .slice(start, start + limit)
+    .map((item) => ({ Name: item.path.split("/").pop(), Id: item.id, ...(withPath ? { Path: item.path } : {}) }));
+  return { status: 200, body: { Items: page, TotalRecordCount: all.length, StartIndex: start } };
+}

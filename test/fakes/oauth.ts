@@ -36,7 +36,11 @@ interface PendingCode {
   scope: string;
 }
 
-export async function startFakeOAuth(client: { clientId: string; clientSecret: string }): Promise<FakeOAuth> {
+export async function startFakeOAuth(
+  client: { clientId: string; clientSecret: string },
+  /** Told of each access token issued (a fake Drive that should accept it). */
+  onAccessToken?: (token: string) => void,
+): Promise<FakeOAuth> {
   const codes = new Map<string, PendingCode>();
   const refreshTokens = new Set<string>();
   const accessTokens = new Set<string>();
@@ -163,6 +167,7 @@ export async function startFakeOAuth(client: { clientId: string; clientSecret: s
     const access = `ya29.${randomBytes(24).toString("base64url")}`;
     accessTokens.add(access);
     fake.issuedAccessTokens.push(access);
+    onAccessToken?.(access);
     return { access_token: access, expires_in: 3599, token_type: "Bearer" };
   }
 

@@ -180,6 +180,18 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 5_000, what 
   }
 }
 
+/** Moves a manual clock a minute at a time (a drive poll interval and more) until `until` holds; fails after 10 s. */
+export async function advanceUntil(clock: { advance(ms: number): void }, until: () => boolean, what: string): Promise<void> {
+  await waitFor(
+    () => {
+      clock.advance(61_000);
+      return until();
+    },
+    10_000,
+    what,
+  );
+}
+
 /** Every scan the queue holds or held (finished ones stay as history), read from the database file as committed. */
 export function storedScans(t: Pick<TestService, "paths">): Array<{ folder: string; state: string }> {
   const db = new Database(t.paths.database, { readonly: true, fileMustExist: true });

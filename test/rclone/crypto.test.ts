@@ -27,6 +27,14 @@ describe("config encryption and obscure", () => {
     expect(() => decryptConfig("RCLONE_ENCRYPT_V0:\nAAAA", "pw")).toThrow("configuration data too short");
   });
 
+  it("refuses a file whose payload was changed by one bit", () => {
+    const text = encryptConfig(PLAIN, "pw");
+    const [head, payload] = text.split("RCLONE_ENCRYPT_V0:\n") as [string, string];
+    const box = Buffer.from(payload, "base64");
+    box[box.length - 1]! ^= 1;
+    expect(() => decryptConfig(`${head}RCLONE_ENCRYPT_V0:\n${box.toString("base64")}`, "pw")).toThrow("wrong password");
+  });
+
   it("applies NFKC to the configuration password as rclone does", () => {
     expect(decryptConfig(encryptConfig(PLAIN, "\uFB01le pw"), "file pw")).toBe(PLAIN);
   });

@@ -39,6 +39,8 @@ async function serveOnMount(options: {
     SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: options.exhaustionScansFolder ?? false,
     SERVER_FILE_EXIST_PATH_MAPPINGS: { [`${mount.mnt}/TV/`]: ["/data/TV/"] },
     RCLONE: {
+      CONFIG: "",
+      CRYPT_MAPPINGS: {},
       RC_CACHE_REFRESH: {
         ENABLED: options.refresh,
         RC_URL: mount.rcUrl,

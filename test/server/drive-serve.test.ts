@@ -3,10 +3,10 @@ import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
 import { buildPlexDb } from "../scan/helpers/plex-db.js";
 import {
+  advanceUntil,
   deliveriesSettled,
   startTestService,
   storedScans,
-  waitFor,
   type TestService,
   fakeDriveCloud,
   writeFakeDriveToken,
@@ -19,17 +19,6 @@ afterEach(async () => {
   await drive?.close();
   t = undefined;
 });
-
-async function settle(clock: ManualClock, until: () => boolean, what: string): Promise<void> {
-  await waitFor(
-    () => {
-      clock.advance(61_000);
-      return until();
-    },
-    10_000,
-    what,
-  );
-}
 
 describe("serve with drive monitoring", () => {
   it("scans a new drive file Plex lacks, and not known files, .txt, files outside FILE_PATHS or trashed files", async () => {
@@ -59,7 +48,7 @@ describe("serve with drive monitoring", () => {
       },
     );
     expect(t.service.drive).toBeDefined();
-    await settle(clock, () => fake.calls["changes.getStartPageToken"] >= 1 && fake.calls["files.list"] >= 1, "the first poll");
+    await advanceUntil(clock, () => fake.calls["changes.getStartPageToken"] >= 1 && fake.calls["files.list"] >= 1, "the first poll");
 
     const newFolder = fake.addFolder("New (2020)", movies);
     fake.addFile("New (2020).mkv", newFolder);
@@ -71,7 +60,7 @@ describe("serve with drive monitoring", () => {
     const trashed = fake.addFile("Gone (1999).mkv", trashedFolder);
     fake.trash(trashed);
 
-    await settle(clock, () => t!.plex.refreshes.length >= 1, "the new file's scan");
+    await advanceUntil(clock, () => t!.plex.refreshes.length >= 1, "the new file's scan");
     // One more poll sees every change above; what it queued is all that will ever reach Plex.
     await t.service.drive?.pollNow();
     await deliveriesSettled(t);

@@ -4,7 +4,7 @@ import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
 
-export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated">;
+export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated" | "checkScanAccess">;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -27,6 +27,12 @@ export class EmbyTarget extends CachedTarget {
     super(name, tuning, () => api.listLibraries());
     this.api = api;
     this.where = api.where;
+  }
+
+  /** The key may report changes: an empty Media/Updated, the call a scan makes. */
+  async checkAccess(): Promise<string> {
+    await this.recorded(() => this.api.checkScanAccess());
+    return "API key accepted for scans";
   }
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {

@@ -6,7 +6,10 @@ import type { TargetFactory } from "../factory.js";
 import { JellyfinApiClient } from "./api.js";
 import { namedMessageOf } from "../../lib/errors.js";
 
-export type JellyfinApi = Pick<JellyfinApiClient, "where" | "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath">;
+export type JellyfinApi = Pick<
+  JellyfinApiClient,
+  "where" | "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath" | "checkScanAccess"
+>;
 
 export interface JellyfinTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -40,6 +43,15 @@ export class JellyfinTarget extends CachedTarget {
   /** What is known about the targeted-scans plugin (for logs, /health and tests). */
   pluginState(): PluginState {
     return this.plugin;
+  }
+
+  /** The key may report changes (an empty Media/Updated, the call a scan makes), and whether scans can be instant. */
+  async checkAccess(): Promise<string> {
+    await this.recorded(() => this.api.checkScanAccess());
+    const plugin = (await this.pluginPresent())
+      ? "the targeted-scans plugin answers (scans start at once)"
+      : "no targeted-scans plugin (Jellyfin waits out its LibraryMonitorDelay, 60 s by default, before it looks)";
+    return `API key accepted for scans; ${plugin}`;
   }
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
