@@ -80,11 +80,6 @@ export class QueueReads {
     return (this.fst.nextCheck.get() as { at: number | null }).at ?? undefined;
   }
 
-  /** Scans waiting for their files to appear. */
-  countWaitingForFiles(): number {
-    return (this.fst.countWaiting.get() as { n: number }).n;
-  }
-
   /** When the earliest lease of a claim in flight ends, if any. */
   nextLeaseEnd(): number | undefined {
     return (this.st.nextLeaseEnd.get() as { at: number | null }).at ?? undefined;

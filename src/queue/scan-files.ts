@@ -18,9 +18,6 @@ export function prepareFileStatements(db: Database) {
       "INSERT OR IGNORE INTO scan_file (scan_id, path, deletion, seen) SELECT ?, path, deletion, seen FROM scan_file WHERE scan_id = ?",
     ),
     filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
-    filesIn: p<[string]>(
-      "SELECT scan_id AS scanId, path, deletion, seen FROM scan_file WHERE scan_id IN (SELECT value FROM json_each(?)) ORDER BY scan_id, path",
-    ),
     unseenCount: p<[number]>("SELECT COUNT(*) AS n FROM scan_file WHERE scan_id = ? AND deletion = 0 AND seen = 0"),
     markSeen: p<[number, string]>("UPDATE scan_file SET seen = 1 WHERE scan_id = ? AND path = ?"),
     // Holding a scan back: its waiting deliveries are out of the claim index.
@@ -45,9 +42,6 @@ export function prepareFileStatements(db: Database) {
     nextCheck: p<[]>(
       `SELECT MIN(MAX(file_check_at, due_at)) AS at FROM scan_queue INDEXED BY scan_queue_file_checks
        WHERE files_state = 'waiting' AND state IN ('open', 'closed')`,
-    ),
-    countWaiting: p<[]>(
-      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')",
     ),
   };
 }

@@ -83,6 +83,12 @@ describe("scanarr status", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/plex\s+failed at \d\d:\d\d:\d\d \(1 attempt\): TargetFatalError: /);
     expect(stdout).toMatch(/now\s+failed: plex: TargetFatalError: /);
+    // Also once serve has stopped (its WAL files gone): the read-only open still reads.
+    await service.stop();
+    t = undefined;
+    const after = await status(service, "/tv/Heroes/S01E01.mkv");
+    expect(after.code).toBe(0);
+    expect(after.stdout).toBe(stdout);
   });
 
   it("says no request named a path that never arrived, and names the nearest", async () => {

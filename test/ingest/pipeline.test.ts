@@ -52,7 +52,17 @@ describe("the way in", () => {
     });
     expect(sink.calls).toEqual([
       [
-        { folder: "/data/TV/Show/Season 1", source: "sonarr", event: "Rename", files: ["/data/TV/Show/Season 1/e02.mkv"] },
+        {
+          folder: "/data/TV/Show/Season 1",
+          source: "sonarr",
+          event: "Rename",
+          files: ["/data/TV/Show/Season 1/e02.mkv"],
+          // The paths as named, with the mapping that rewrote them: kept for `scanarr status` and the reasons.
+          origins: [
+            { path: "/tv/Show/Season 1/e02.mkv", mapped: "/data/TV/Show/Season 1/e02.mkv", mappingKey: "/data/TV/", mappingPrefix: "/tv/" },
+            { path: "/tv/Show/Season 1/e01.mkv", mapped: "/data/TV/Show/Season 1/e01.mkv", mappingKey: "/data/TV/", mappingPrefix: "/tv/" },
+          ],
+        },
         { folder: "/data/TV/Show/Season 1", source: "sonarr", event: "Rename", files: ["/data/TV/Show/Season 1/e01.mkv"], deletion: true },
       ],
     ]);
@@ -63,7 +73,16 @@ describe("the way in", () => {
     await createIngest({ mapper, ignoreList: [], sink })([{ path: "/tv/Show/e.mkv", kind: "file" }], "drive", "DriveChange", {
       nameFiles: false,
     });
-    expect(sink.calls).toEqual([[{ folder: "/data/TV/Show", source: "drive", event: "DriveChange" }]]);
+    expect(sink.calls).toEqual([
+      [
+        {
+          folder: "/data/TV/Show",
+          source: "drive",
+          event: "DriveChange",
+          origins: [{ path: "/tv/Show/e.mkv", mapped: "/data/TV/Show/e.mkv", mappingKey: "/data/TV/", mappingPrefix: "/tv/" }],
+        },
+      ],
+    ]);
   });
 
   it("drops paths on SERVER_IGNORE_LIST before or after mapping, and says so when nothing is left", async () => {

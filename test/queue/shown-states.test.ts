@@ -22,6 +22,12 @@ function setup() {
   return { ...made, browser, shown };
 }
 
+function createQueueWithOneTarget() {
+  const made = createQueue({ targets: ["plex"], delayMs: 60_000 });
+  const browser = new QueueBrowser(made.db, made.clock);
+  return { ...made, shown: () => [...browser.pending(500).scans, ...browser.history({}, 500).scans] };
+}
+
 const byFolder = <S extends { folder: string }>(scans: S[], folder: string): S | undefined => scans.find((s) => s.folder === folder);
 
 describe("the states a scan shows", () => {
@@ -117,6 +123,27 @@ describe("the states a scan shows", () => {
         "`/mnt/unionfs/TV/` — is `/downloads/TV/` the download folder?)",
     );
     expect(scan?.origins).toMatchObject([{ path: "/downloads/TV/X/S01E01.mkv", mappingKey: "/mnt/unionfs/TV/", times: 1 }]);
+  });
+
+  it("shows a retried scan confirming without its old unconfirmed error", () => {
+    const { queue, clock, shown } = createQueueWithOneTarget();
+    queue.enqueue([request("/data/TV/Lost")]);
+    clock.advance(60_000);
+    const [job] = queue.claimDue("plex", 1) as [DeliveryJob];
+    queue.recordDelivered(job, [], true);
+    const [confirming] = queue.listConfirming("plex");
+    const finish = { deliveryId: confirming?.deliveryId ?? -1, scanId: job.scanId, progress: null, detail: "not confirmed" };
+    queue.recordConfirmed([{ ...finish, state: "unconfirmed", error: "not as expected: /data/TV/Lost/e1.mkv" }]);
+    const [unconfirmed] = shown();
+    expect(unconfirmed).toMatchObject({ state: "unconfirmed", actions: ["retry"] });
+    expect(unconfirmed?.reason?.text).toBe("plex: not as expected: /data/TV/Lost/e1.mkv");
+    expect(queue.retry(job.scanId)).toEqual({ ok: true, id: job.scanId });
+    const [again] = queue.claimDue("plex", 1) as [DeliveryJob];
+    queue.recordDelivered(again, [], true);
+    const [retried] = shown();
+    expect(retried?.state).toBe("confirming");
+    expect(retried?.deliveries.map((d) => d.lastError)).toEqual([null]);
+    expect(retried?.reason?.text).toBe("plex accepted it; waiting for confirmation");
   });
 
   it("keeps a request's paths with the scan that absorbs its folder", () => {
