@@ -1,27 +1,17 @@
-import type { PathTrace } from "../../paths/trace.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
 import { SHOWN_STATES, STATE_WORDS } from "../../queue/shown-state.js";
 import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
 import { page } from "../views/html.js";
 import { renderActivity } from "./activity.js";
-import type { DashboardDeps } from "./deps.js";
+import type { PageInput } from "./page-input.js";
 import { renderHealthHeader } from "./header.js";
-import { type DashboardQuery, historyCursorText, pendingCursorText, withParams } from "./query.js";
+import { historyCursorText, pendingCursorText, withParams } from "./query.js";
 import { DASHBOARD_STYLE } from "./style.js";
-import { renderHistory, renderPending, type ViewContext } from "./tables.js";
+import { renderHistory, renderPending } from "./tables.js";
 import { timeTag } from "./time.js";
 import { renderTools } from "./tools.js";
 
-export interface PageInput {
-  deps: DashboardDeps;
-  query: DashboardQuery;
-  params: URLSearchParams;
-  view: ViewContext;
-  allowManual: boolean;
-  trace?: PathTrace;
-  /** Who is logged in, when the dashboard has a login: the page offers to log out. */
-  user?: string;
-}
+export type { PageInput } from "./page-input.js";
 
 /** The parts that change: health, counts, activity, queue and history. The script swaps this element when the queue changes. */
 export function renderLive(input: PageInput): string {

@@ -30,7 +30,7 @@ details summary{cursor:pointer;color:var(--muted);font-size:.85rem}details ul{ma
 #trace{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:.75rem}
 .chart{margin:0;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.5rem}
-.chart figcaption{font-size:.9rem;margin-bottom:.25rem}.chart svg{width:100%;height:9rem;display:block}
+.chart figcaption{font-size:.9rem;margin-bottom:.25rem}.chart svg{width:100%;height:auto;display:block}
 .chart svg text{font-size:11px;fill:var(--muted)}.chart svg line{stroke:var(--line)}
 .series-0{fill:#3b82f6;background:#3b82f6}.series-1{fill:#f59e0b;background:#f59e0b}.series-2{fill:#10b981;background:#10b981}
 .series-3{fill:#ef4444;background:#ef4444}.series-4{fill:#8b5cf6;background:#8b5cf6}.series-5{fill:#64748b;background:#64748b}

@@ -1,7 +1,7 @@
 import type { PathTrace } from "../../paths/trace.js";
 import { html, type SafeHtml } from "../../lib/html.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
-import type { PageInput } from "./page.js";
+import type { PageInput } from "./page-input.js";
 
 /** The page's tools, each under its own heading: scan a path, trace a path, filter the history, clear old history. */
 export function renderTools(input: PageInput): SafeHtml {

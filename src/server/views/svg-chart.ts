@@ -65,7 +65,7 @@ export function renderBarChart(input: BarChartInput): SafeHtml {
   const axis = html`<line x1="${LEFT}" y1="${TOP + plotHeight}" x2="${WIDTH}" y2="${TOP + plotHeight}"/><text x="${LEFT - 4}" y="${TOP + 8}" text-anchor="end">${max}</text><text x="${LEFT - 4}" y="${TOP + plotHeight}" text-anchor="end">0</text>`;
   const legend = series.map((s, k) => html`<li><span class="swatch series-${k % COLOURS}"></span>${s.name}</li>`);
   return html`<figure class="chart" id="${id}"><figcaption id="${id}-title">${title}</figcaption>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-svg-title" preserveAspectRatio="none"><title id="${id}-svg-title">${title}: ${describe(series, totals)}</title>${axis}${joinHtml(bars, "")}${ticks}</svg>
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-svg-title"><title id="${id}-svg-title">${title}: ${describe(series, totals)}</title>${axis}${joinHtml(bars, "")}${ticks}</svg>
 ${series.length > 1 && html`<ul class="legend">${legend}</ul>`}${table(input, totals)}</figure>`;
 }
 
