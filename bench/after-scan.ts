@@ -4,19 +4,15 @@
 // injected clock: scan calls = folders; one sections poll per poll interval, shared by every
 // waiting scan of every section; analyze calls = items.
 // Run: node --import tsx bench/after-scan.ts
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { defaultConfig } from "../src/config/defaults.js";
-import type { Config } from "../src/config/types.js";
-import { ManualClock } from "../src/lib/clock.js";
-import { silentLogger } from "../src/lib/logger.js";
 import { createMountSafety } from "../src/mount/mount-safety.js";
-import { openDatabase } from "../src/queue/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startDelivery } from "../src/queue/scheduler.js";
 import { startAfterScan } from "../src/serve/after-scan.js";
 import { buildTargets } from "../src/targets/build-targets.js";
+import { until } from "./lib/until.js";
+import { plexQueueSetup } from "./lib/plex-queue-setup.js";
 import { startFakePlex } from "../test/fakes/plex.js";
 import { buildDatabase, EPISODES_PER_SEASON, layout, SECTIONS } from "./lib/after-scan-layout.js";
 
@@ -44,19 +40,12 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   const folders = layout();
   for (const folder of folders) for (const file of folder.files) plex.addFile(file);
   const databasePath = lookup === "database" ? buildDatabase(plex, folders) : "";
-  const dir = mkdtempSync(path.join(tmpdir(), "scanarr-bench-after-scan-"));
-  const db = openDatabase(path.join(dir, "queue.db"));
-  const clock = new ManualClock();
-  const logger = silentLogger();
-  const config: Config = {
-    ...defaultConfig("0123456789abcdef0123456789abcdef"),
-    PLEX_LOCAL_URL: plex.url,
-    PLEX_TOKEN: plex.token,
+  const { dir, db, clock, logger, config } = plexQueueSetup("after-scan", plex, {
     PLEX_DATABASE_PATH: databasePath,
     PLEX_CONFIRM_SCANS: true,
     PLEX_CONFIRM_POLL_INTERVAL: POLL_MS / 1000,
     PLEX_ANALYZE_TYPE: "basic",
-  };
+  });
   const controller = new AbortController();
   const targets = buildTargets(config, { logger, clock, env: process.env, signal: controller.signal });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
@@ -130,14 +119,6 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   rmSync(dir, { recursive: true, force: true });
   if (databasePath) rmSync(path.dirname(databasePath), { recursive: true, force: true });
   return figures;
-}
-
-async function until(done: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 const results = [await runCase("api"), await runCase("database")];

@@ -5,8 +5,9 @@
  * (202) webhooks/s with p99 < 50 ms.
  *
  * The last cases add what a full install runs: `/metrics` on (issue 14: within
- * 5 % of off), two anchors checked (issue 10), and Jellyfin and Emby as two
- * more targets (issue 12). `--cases 1,4` runs some of them.
+ * 5 % of off), two anchors checked (issue 10), Jellyfin and Emby as two
+ * more targets (issue 12), and regular-expression rewrites with a source's
+ * filter and priority (issue 24). `--cases 1,4` runs some of them.
  *
  *   node --import tsx bench/ingest.ts [seconds=12] [connections=64] [--cases 1,2,...] [--cpu-prof <dir>]
  */
@@ -76,6 +77,27 @@ const full: Scenario[] = [
     prequeue: [],
     episodeOf: manyFolders,
     config: () => ({ TARGETS: others.targets }),
+  },
+  {
+    // Issue 24: three global rewrites none of which matches, then Sonarr's own that does, a filter and a priority.
+    label: "many folders, log info, rewrites",
+    logLevel: "info",
+    prequeue: [],
+    episodeOf: manyFolders,
+    config: () => ({
+      SERVER_PATH_REWRITES: [
+        { FROM: "^/downloads/complete/(.*)", TO: "/tv/$1" },
+        { FROM: "(?i)^/TV4K/(?P<rest>.*)", TO: "/tv/${rest}" },
+        { FROM: "^/srv/media/([^/]+)/", TO: "/tv/$1/" },
+      ],
+      SOURCES: {
+        sonarr: {
+          REWRITES: [{ FROM: "^/tv/(?P<show>[^/]+)/Season (\\d+)/", TO: "/tv/${show}/Season $2/" }],
+          EXCLUDE: ["/Extras/"],
+          PRIORITY: -2,
+        },
+      },
+    }),
   },
 ];
 const chosen = [...scenarios, ...full].filter((_, i) => only === undefined || only.includes(i + 1));

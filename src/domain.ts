@@ -20,11 +20,34 @@ export interface ScanRequest {
   /** True when the event removed `files` (a delete, a rename's old path): they are expected to be gone. */
   deletion?: boolean;
   /**
+   * True when the items holding `files` must be refreshed (a sidecar: the
+   * item of its video; docs/item-refresh.md), on every target that can.
+   */
+  refresh?: boolean;
+  /**
+   * False when the request needs no folder scan on a target that knows the
+   * item of every file (only sidecars were named): that target refreshes the
+   * items and scans nothing. True (the default) otherwise.
+   */
+  scanFolder?: boolean;
+  /** The source's PRIORITY (SOURCES); absent: SERVER_SCAN_PRIORITIES decides by folder. Lower is delivered first. */
+  priority?: number;
+  /** The source's DELAY in ms (SOURCES); absent: SERVER_SCAN_DELAY. */
+  delayMs?: number;
+  /**
    * The paths the source named that led here, each with the media server's
    * path it was mapped to and the SERVER_PATH_MAPPINGS entry that did it
    * (kept for `scanarr status` and the reasons). Absent: the folder itself.
    */
   origins?: ReadonlyArray<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
+}
+
+/** The regular-expression rewrite that changed a path: its dotted config path, the rule, and what it made of the path. */
+export interface RewriteHit {
+  rule: string;
+  from: string;
+  to: string;
+  result: string;
 }
 
 /** A media-server library (Plex calls it a section). */
@@ -81,6 +104,25 @@ export interface Target {
   checkAccess?(): Promise<string>;
   /** What the last real exchange with the server showed, for /health. Absent when the target does not record it. */
   contact?(): Contact;
+  /**
+   * Refreshes the items holding `files` (same path form as a scan's files)
+   * in `library`: a video's own item, a sidecar's video's item
+   * (paths/sidecars.ts); a video named itself had its media changed, so Plex
+   * also analyzes it. Each item is refreshed once however many files name
+   * it. Resolves with the files the server has no item for (nothing was done
+   * for those); throws a Target*Error when the server cannot be asked.
+   * Absent: the target cannot refresh items (autoscan, Plex Media Scanner);
+   * its deliveries scan the folder instead.
+   */
+  refreshItems?(files: readonly string[], library: Library): Promise<ItemRefreshReport>;
+}
+
+/** What a target's item refresh did. */
+export interface ItemRefreshReport {
+  /** Distinct items refreshed. */
+  refreshed: number;
+  /** Files with no item on the server: the folder scan finds them. */
+  unknown: string[];
 }
 
 /** What the last real exchange with a media server showed; "unknown" until it answered or failed once. */
@@ -117,6 +159,8 @@ export interface TargetRuntime {
   readonly libraries: TargetLibraries;
   /** The path this target sees for a media-server path (after SERVER_PATH_MAPPINGS); identity without PATH_MAPPINGS. */
   toTargetPath(path: string): string;
+  /** The same, saying which of the target's REWRITES changed the path (for the tracer); absent when it has none. */
+  explainTargetPath?(path: string): { rewrite?: RewriteHit };
   /** Fetches the libraries now and then every 5 minutes; failures are logged, never thrown. */
   start(): void;
   /** Stops the periodic fetch; a scan in flight is not interrupted. */
@@ -149,6 +193,13 @@ export interface RequestedPath {
   kind: "file" | "folder" | "unknown";
   /** The event removed this file (a delete, an upgrade's replaced file, a rename's old name). */
   deleted?: boolean;
+  /**
+   * The item holding this file must be refreshed: the file was replaced in
+   * place (an upgrade that kept the name, a remux). A sidecar (a subtitle, an
+   * .nfo, artwork: paths/sidecars.ts) needs no flag; its video's item is
+   * refreshed anyway.
+   */
+  refresh?: boolean;
 }
 
 /** The media servers' libraries as far as they are known; the way in refuses folders no library holds. */

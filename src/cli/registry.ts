@@ -88,6 +88,19 @@ export const COMMANDS: CommandSpec[] = [
     ),
   },
   {
+    name: "status",
+    description: "say where the requests for a file or folder went: received, mapped, scanned, confirmed, or what they wait for",
+    configure: (c) =>
+      c
+        .argument("<path>", "a file or folder, as Sonarr/Radarr, the mount or the media server name it")
+        .addOption(new Option("--json", "print JSON for scripts")),
+    config: { file: "optional" },
+    run: lazy(
+      () => import("./status.js"),
+      (raw) => ({ args: Array.isArray(raw.args) ? raw.args : [], json: flag(raw.json) }),
+    ),
+  },
+  {
     name: "connect",
     description:
       "add or update the webhook to this scanarr in Sonarr, Radarr, Lidarr or Readarr (the app's own test proves it); --list shows which apps point here",
@@ -122,19 +135,6 @@ export const COMMANDS: CommandSpec[] = [
     ),
   },
   {
-    name: "status",
-    description: "say where the requests for a file or folder went: received, mapped, scanned, confirmed, or what they wait for",
-    configure: (c) =>
-      c
-        .argument("<path>", "a file or folder, as Sonarr/Radarr, the mount or the media server name it")
-        .addOption(new Option("--json", "print JSON for scripts")),
-    config: { file: "optional" },
-    run: lazy(
-      () => import("./status.js"),
-      (raw) => ({ args: Array.isArray(raw.args) ? raw.args : [], json: flag(raw.json) }),
-    ),
-  },
-  {
     name: "map",
     description: "show, step by step, how paths are rewritten and which library of each target would scan them",
     configure: (c) =>
@@ -143,6 +143,12 @@ export const COMMANDS: CommandSpec[] = [
         .addOption(
           new Option("--kind <kind>", "treat every path as a file or a folder, as a webhook would say").choices(["file", "folder"]),
         )
+        .addOption(
+          new Option(
+            "--source <name>",
+            "trace as this source's request: its SOURCES rewrites and filters (sonarr, manual, a /triggers/ name, watch, drive, ...)",
+          ),
+        )
         .addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
     run: lazy(
@@ -150,6 +156,7 @@ export const COMMANDS: CommandSpec[] = [
       (raw) => ({
         args: Array.isArray(raw.args) ? raw.args : [],
         kind: kindOf(raw.kind),
+        source: text(raw.source),
         json: flag(raw.json),
       }),
     ),

@@ -1,5 +1,6 @@
 import { InterruptedError, UserError, type Library } from "../domain.js";
-import { createPathMapper, folderToScan, PathError } from "../paths/index.js";
+import { createServerMapper } from "../ingest/sources.js";
+import { folderToScan, PathError } from "../paths/index.js";
 import { checkSection, findSectionFor, parseSectionId } from "../targets/plex/find-section.js";
 import { loadLibraries } from "../targets/plex/library-source.js";
 import { buildScanCommand, formatCommand, resolveScannerSettings, type ScannerMode } from "../targets/plex-scanner/scanner-command.js";
@@ -58,7 +59,7 @@ export async function run(options: ScanOptions, ctx: CommandContext): Promise<nu
 function toFolder(directory: string, ctx: CommandContext): string {
   let serverPath: string;
   try {
-    serverPath = createPathMapper(ctx.config.SERVER_PATH_MAPPINGS).toServerPath(directory);
+    serverPath = createServerMapper(ctx.config).toServerPath(directory);
   } catch (error) {
     if (error instanceof PathError) throw new UserError(error.message, 2);
     throw error;

@@ -12,8 +12,8 @@ export interface StatusOptions {
   json?: boolean;
 }
 
-/** The queue version `scanarr status` reads (migration 5 added the requests' paths). */
-const NEEDED_VERSION = 5;
+/** The queue version `scanarr status` reads (migration 6 added the requests' paths). */
+const NEEDED_VERSION = 6;
 
 /**
  * `scanarr status <path>`: where the requests for a file or folder went, read

@@ -92,6 +92,8 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
       "/data/Movies/": ["/mnt/unionfs/Media/Movies/", "My Drive/Media/Movies/"],
       "/data/TV/": ["/mnt/unionfs/Media/TV/", "My Drive/Media/TV/"],
     },
+    SERVER_PATH_REWRITES: [],
+    SOURCES: {},
     SERVER_SCAN_DELAY: 180,
     SERVER_DELIVERY_CONCURRENCY: 4,
     SERVER_SCAN_PRIORITIES: {},
@@ -187,6 +189,7 @@ export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME"> & 
     USERNAME: entry.USERNAME ?? "",
     PASSWORD: entry.PASSWORD ?? "",
     PATH_MAPPINGS: entry.PATH_MAPPINGS ?? {},
+    ...(entry.REWRITES ? { REWRITES: entry.REWRITES } : {}),
     ENABLED: entry.ENABLED ?? true,
   };
 }

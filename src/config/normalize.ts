@@ -54,5 +54,5 @@ export function mergeDefaults<T>(defaults: T, value: unknown): T {
 }
 
 function isFreeForm(key: string): boolean {
-  return key === "SERVER_PATH_MAPPINGS" || key === "SERVER_SCAN_PRIORITIES";
+  return key === "SERVER_PATH_MAPPINGS" || key === "SERVER_SCAN_PRIORITIES" || key === "SOURCES";
 }

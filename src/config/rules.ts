@@ -7,6 +7,7 @@ import { checkCompatRules } from "./compat-rules.js";
 import type { Config } from "./types.js";
 import { checkMountRules } from "./mount-rules.js";
 import { checkNotifications } from "./notify-rules.js";
+import { checkSourceRules } from "./source-rules.js";
 import { checkRemoteRules } from "./remote-rules.js";
 
 /**
@@ -32,6 +33,7 @@ export function checkRules(config: Config): string[] {
   problems.push(...checkTargets(config));
   problems.push(...checkMountRules(config));
   problems.push(...checkNotifications(config));
+  problems.push(...checkSourceRules(config));
   problems.push(...checkRemoteRules(config));
   const plexUrl = config.PLEX_LOCAL_URL === "" ? undefined : plexUrlProblem(config.PLEX_LOCAL_URL);
   if (plexUrl !== undefined) problems.push(`PLEX_LOCAL_URL: ${plexUrl}`);

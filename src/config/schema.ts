@@ -20,6 +20,8 @@ export type Spec =
   | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string; absoluteValues?: boolean }
   | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
   | { kind: "list"; item: Spec }
+  /** An object whose keys are names the rules check (SOURCES), each value of one spec. */
+  | { kind: "map"; value: Spec }
   /** A command: a string for `/bin/sh -c`, or an argv array (the program first). */
   | { kind: "command" };
 
@@ -33,6 +35,7 @@ export function holdsSecret(spec: Spec): boolean {
   if (secretOf(spec) !== undefined) return true;
   if (spec.kind === "object") return Object.values(spec.fields).some(holdsSecret);
   if (spec.kind === "list") return holdsSecret(spec.item);
+  if (spec.kind === "map") return holdsSecret(spec.value);
   return false;
 }
 
@@ -41,6 +44,24 @@ const str: Spec = { kind: "string" };
 const strings: Spec = { kind: "strings" };
 const url: Spec = { kind: "url" };
 const secret: Spec = { kind: "string", secret: true };
+
+/** A regular-expression rewrite: FROM a pattern (Go syntax translated), TO a template with $1, ${1}, ${name}. */
+const REWRITES: Spec = {
+  kind: "list",
+  item: { kind: "object", required: ["FROM", "TO"], fields: { FROM: { kind: "string", nonEmpty: true }, TO: str } },
+};
+
+/** What one source (a webhook's app, a /triggers/ name, watch, drive) may set for its requests. */
+const SOURCE_ENTRY: Spec = {
+  kind: "object",
+  fields: {
+    PRIORITY: { kind: "integer" },
+    DELAY: { kind: "number", min: 0 },
+    INCLUDE: strings,
+    EXCLUDE: strings,
+    REWRITES,
+  },
+};
 
 /** One TARGETS entry; rules.ts checks what depends on TYPE. */
 const TARGET_ENTRY: Spec = {
@@ -60,6 +81,7 @@ const TARGET_ENTRY: Spec = {
     USERNAME: str,
     PASSWORD: secret,
     PATH_MAPPINGS: { kind: "stringsByKey" },
+    REWRITES,
     ENABLED: bool,
     // TYPE "plex" only: the after-scan work of this server; each defaults to the PLEX_* key of the same name.
     CONFIRM_SCANS: bool,
@@ -94,6 +116,8 @@ export const CONFIG_SCHEMA: Spec = {
     },
     SERVER_ALLOW_MANUAL_SCAN: bool,
     SERVER_PATH_MAPPINGS: { kind: "stringsByKey" },
+    SERVER_PATH_REWRITES: REWRITES,
+    SOURCES: { kind: "map", value: SOURCE_ENTRY },
     SERVER_SCAN_DELAY: { kind: "number", min: 0 },
     SERVER_SCAN_PRIORITIES: { kind: "stringsByKey", keyPattern: /^-?\d+$/, keyHint: 'must be an integer priority such as "0"' },
     SERVER_IGNORE_LIST: strings,

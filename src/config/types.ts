@@ -45,6 +45,8 @@ export interface TargetConfig {
   PASSWORD: string;
   /** Path this server sees (key) ← media-server paths SERVER_PATH_MAPPINGS produced (values). */
   PATH_MAPPINGS: Record<string, string[]>;
+  /** Regular-expression rewrites from the media-server path to this server's, tried before PATH_MAPPINGS. */
+  REWRITES?: RewriteEntry[];
   ENABLED: boolean;
   // TYPE "plex" only: its after-scan work. Unset: the PLEX_* key of the same name (DATABASE_PATH: none, the API is asked).
   CONFIRM_SCANS?: boolean;
@@ -91,6 +93,26 @@ export interface RcloneConfig {
 /** What a name under /triggers/<NAME> accepts: one *arr's webhook JSON, or query paths (`?path=`, `?dir=`). */
 export type TriggerType = "sonarr" | "radarr" | "lidarr" | "readarr" | "manual";
 
+/** One regular-expression rewrite (docs/configuration.md, "Regular-expression rewrites"). */
+export interface RewriteEntry {
+  FROM: string;
+  TO: string;
+}
+
+/** What a source sets for its own requests (SOURCES); every key is optional. */
+export interface SourceEntry {
+  /** The scan's priority in SERVER_SCAN_PRIORITIES' scale (lower first), instead of the folder's. */
+  PRIORITY?: number;
+  /** Seconds of quiet before its scans, instead of SERVER_SCAN_DELAY. */
+  DELAY?: number;
+  /** Regular expressions on the path after the rewrites, before SERVER_PATH_MAPPINGS: one must match (when any are given). */
+  INCLUDE?: string[];
+  /** Regular expressions on the same path: a match drops it. */
+  EXCLUDE?: string[];
+  /** Tried before SERVER_PATH_REWRITES for this source's paths. */
+  REWRITES?: RewriteEntry[];
+}
+
 export interface TriggerEntry {
   NAME: string;
   TYPE: TriggerType;
@@ -117,6 +139,10 @@ export interface Config {
   SERVER_PASS: string;
   SERVER_ALLOW_MANUAL_SCAN: boolean;
   SERVER_PATH_MAPPINGS: Record<string, string[]>;
+  /** Regular-expression rewrites of every incoming path, tried in order (the first that matches applies) before SERVER_PATH_MAPPINGS. */
+  SERVER_PATH_REWRITES: RewriteEntry[];
+  /** Per source (a webhook's app, a /triggers/ name, a-train, watch, drive): priority, delay, filters, rewrites. */
+  SOURCES: Record<string, SourceEntry>;
   /** Seconds of quiet before a folder is scanned (trailing debounce). */
   SERVER_SCAN_DELAY: number;
   /** Scan calls in flight per target at once. */

@@ -62,6 +62,10 @@ export function validateValue(spec: Spec, value: unknown, at: string, report: Va
       return;
     case "object":
       return validateObject(spec, value, at, report);
+    case "map":
+      if (!isPlainObject(value)) return fail(`must be an object keyed by name, got ${describe(value)}`);
+      for (const [key, item] of Object.entries(value)) validateValue(spec.value, item, childPath(at, key), report);
+      return;
     case "list":
       if (!Array.isArray(value)) return fail(`must be an array, got ${describe(value)}`);
       value.forEach((item, i) => validateValue(spec.item, item, `${at}[${i}]`, report));

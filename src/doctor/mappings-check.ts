@@ -1,17 +1,21 @@
 import type { Config } from "../config/types.js";
 import { childPath } from "../config/validate.js";
+import { createPathMapper } from "../paths/mapper.js";
 import { parsePath } from "../paths/parse.js";
 import type { ResolvedTarget } from "../paths/trace.js";
 import { describeLibraries } from "../paths/trace.js";
 import { knownTargets, nearMiss, placeOn, type Placement } from "./mapping-places.js";
+import { rewriteHeads } from "./rewrite-heads.js";
 import type { CheckResult, DoctorCheck } from "./types.js";
 
 /**
  * Every mapping lands in a library of every target it is for: each
  * SERVER_PATH_MAPPINGS key (a media-server path) as each target sees it, and
  * each key of a TARGETS entry's own PATH_MAPPINGS in that target; every list
- * entry without a leading slash really is a cloud-drive path. The top support
- * theme of scan tools ("no matching library") is a key that lands nowhere.
+ * entry without a leading slash really is a cloud-drive path; and where each
+ * regular-expression rewrite's results land (the fixed start of its TO, mapped).
+ * The top support theme of scan tools ("no matching library") is a key that
+ * lands nowhere.
  */
 export const mappingsCheck: DoctorCheck = {
   name: "mappings",
@@ -19,7 +23,8 @@ export const mappingsCheck: DoctorCheck = {
     const keys = Object.keys(ctx.config.SERVER_PATH_MAPPINGS);
     const resolved = await ctx.libraries();
     const own = resolved.flatMap((target) => checkTargetMappings(target, ctx.config));
-    if (keys.length === 0) {
+    const rewrites = rewriteHeads(ctx.config);
+    if (keys.length === 0 && rewrites.length === 0) {
       return [
         { name: "mappings", ok: true, detail: "SERVER_PATH_MAPPINGS is empty: paths must arrive as the media servers name them" },
         ...own,
@@ -28,8 +33,16 @@ export const mappingsCheck: DoctorCheck = {
     const placed = keys.map((key) => ({ key, on: knownTargets(resolved).map((t) => placeOn(t, t.toTargetPath(key))) }));
     // A target holding none of the mapped folders is wired wrong; one holding some is taken to serve only those.
     const servesSome = new Set(placed.flatMap((p) => p.on.filter((o) => o.found.length > 0).map((o) => o.target.name)));
+    const mapper = createPathMapper(ctx.config.SERVER_PATH_MAPPINGS);
+    const rewritten = rewrites.map(({ rule, head }) => {
+      const at = mapper.toServerPath(head);
+      const on = knownTargets(resolved).map((t) => placeOn(t, t.toTargetPath(at)));
+      const result = checkKey(at, on, resolved, servesSome, ctx.config);
+      return { ...result, name: `rewrite ${rule}`, detail: `its TO starts with ${head}, so ${result.detail}` };
+    });
     return [
       ...placed.map(({ key, on }) => checkKey(key, on, resolved, servesSome, ctx.config)),
+      ...rewritten,
       ...own,
       ...checkRelativeEntries(ctx.config),
     ];

@@ -1,7 +1,8 @@
 import type { TriggerType } from "../config/types.js";
-import { emptyModel, type ImportModel, type ModelTarget, type Rule } from "./model.js";
+import { emptyModel, sourceOf, type ImportModel, type ModelTarget, type Rule } from "./model.js";
 import { toPrefix } from "./prefix-rule.js";
 import { listAt, noteUnknownKeys, objectAt, readRules, stringAt, type JsonObject } from "./read-doc.js";
+import { compilePattern, PatternError } from "../paths/go-regexp.js";
 
 const TRIGGER_TYPES: Record<string, TriggerType> = {
   sonarr: "sonarr",
@@ -50,23 +51,48 @@ function readTrigger(name: string, entry: JsonObject, model: ImportModel): void 
   const where = `triggers.${name}`;
   const type = stringAt(entry.type) ?? "";
   const rules = readDirectRules(entry.rewrite, `${where}.rewrite`, model.notes);
-  for (const key of ["filter", "excludes", "timer", "event_timers"])
-    if (entry[key] !== undefined) model.notes.push(`${where}.${key}: not converted`);
+  if (entry.excludes !== undefined)
+    model.notes.push(`${where}.excludes: scanarr delivers every scan to every target (no per-source target list); not converted`);
+  if (entry.event_timers !== undefined)
+    model.notes.push(`${where}.event_timers: scanarr's DELAY is per source, not per event type; not converted`);
   if (type === "notify") return readNotify(entry, where, rules, model);
   const mapped = TRIGGER_TYPES[type];
   if (mapped === undefined)
     return void model.notes.push(`${where}: trigger type ${JSON.stringify(type)} has no scanarr equivalent; not converted`);
-  model.inboundRules.push(...rules);
-  const builtIn = name === mapped && mapped !== "manual";
   if (name === "manual" && mapped !== "manual")
-    model.notes.push(`${where}: "manual" is scanarr's own manual trigger; rename this ${type} trigger`);
-  else if (!builtIn && name !== "manual") model.triggers.push({ name, type: mapped });
+    return void model.notes.push(`${where}: "manual" is scanarr's own manual trigger; rename this ${type} trigger`);
+  const builtIn = name === mapped;
+  if (!builtIn) model.triggers.push({ name, type: mapped });
+  readSourceSettings(model, name, entry, where, rules);
+}
+
+/** A trigger's rewrites, `filter` and `timer.wait` become its SOURCES entry (the trigger's name is scanarr's source name). */
+function readSourceSettings(model: ImportModel, name: string, entry: JsonObject, where: string, rules: Rule[]): void {
+  const source = sourceOf(model, name);
+  source.rules.push(...rules);
+  const filter = objectAt(entry.filter);
+  for (const key of ["include", "exclude"] as const) {
+    const patterns = listAt(filter[key]).flatMap((p) => stringAt(p) ?? []);
+    for (const pattern of patterns) {
+      try {
+        compilePattern(pattern, `${where}.filter.${key}`);
+        source[key].push(pattern);
+      } catch (error) {
+        if (!(error instanceof PatternError)) throw error;
+        model.notes.push(`${error.message}; not converted`);
+      }
+    }
+  }
+  const timer = objectAt(entry.timer);
+  if (timer.wait === undefined) return;
+  if (typeof timer.wait === "number" && timer.wait >= 0) source.delay = timer.wait;
+  else model.notes.push(`${where}.timer.wait: ${JSON.stringify(timer.wait)} is not a number of seconds; not converted`);
 }
 
 function readNotify(entry: JsonObject, where: string, rules: Rule[], model: ImportModel): void {
   const paths = listAt(entry.paths).flatMap((p) => stringAt(p) ?? []);
   if (paths.length === 0) return void model.notes.push(`${where}: no paths; not converted`);
-  model.inboundRules.push(...rules);
+  readSourceSettings(model, "watch", entry, where, rules);
   if (entry.recursive === false) model.notes.push(`${where}.recursive: scanarr always watches sub-folders; not converted`);
   if (entry.filters !== undefined) model.notes.push(`${where}.filters: WATCH has ignore patterns only; not converted`);
   model.watches.push({ paths, mode: stringAt(entry.backend) === "polling" ? "poll" : "events", ignore: [] });
@@ -90,12 +116,19 @@ function readTarget(name: string, entry: JsonObject, model: ImportModel): void {
 
 /**
  * autopulse applies every rule in turn, each to the previous one's output.
- * That equals scanarr's one-prefix-wins only when no rule's result can be
- * matched by another rule; otherwise the rules are not converted.
+ * That equals scanarr's first match only when no rule's result can be
+ * matched by another rule, which can be told for prefix swaps only; a single
+ * rule is always the same.
  */
 function readDirectRules(value: unknown, where: string, notes: string[]): Rule[] {
   const rules = readRules(value, where, notes);
   const prefixes = rules.map(toPrefix);
+  if (rules.length > 1 && prefixes.some((p) => "problem" in p)) {
+    notes.push(
+      `${where}: autopulse applies every rule in turn to the previous one's result, scanarr the first that matches; for regular expressions the two cannot be shown to agree, so these rules are not converted (write them as one SOURCES REWRITES list by hand)`,
+    );
+    return [];
+  }
   const chained = prefixes.some((a, i) => "to" in a && prefixes.some((b, j) => i !== j && "from" in b && a.to.startsWith(b.from)));
   if (!chained) return rules;
   notes.push(`${where}: these rules feed into each other (autopulse applies them in sequence); not converted`);

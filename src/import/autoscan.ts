@@ -1,6 +1,7 @@
 import type { TriggerType } from "../config/types.js";
+import { compilePattern, PatternError } from "../paths/go-regexp.js";
 import { parseGoDuration } from "./go-duration.js";
-import { emptyModel, type ImportModel, type ModelTarget } from "./model.js";
+import { emptyModel, sourceOf, type ImportModel, type ModelTarget } from "./model.js";
 import { listAt, noteUnknownKeys, objectAt, readRules, stringAt, type JsonObject } from "./read-doc.js";
 
 const ARR_TYPES: readonly TriggerType[] = ["sonarr", "radarr", "lidarr", "readarr"];
@@ -54,40 +55,50 @@ function readTriggers(triggers: JsonObject, model: ImportModel): void {
       const where = `triggers.${type}[${i}]`;
       const name = stringAt(entry.name) ?? type;
       if (name !== type) model.triggers.push({ name, type });
-      model.inboundRules.push(...readRules(entry.rewrite, `${where}.rewrite`, notes));
-      notePriority(entry, where, notes);
+      readSource(model, name, entry, where);
     });
   }
-  const manual = objectAt(triggers.manual);
-  model.inboundRules.push(...readRules(manual.rewrite, "triggers.manual.rewrite", notes));
-  notePriority(manual, "triggers.manual", notes);
+  readSource(model, "manual", objectAt(triggers.manual), "triggers.manual");
   const aTrain = objectAt(triggers["a-train"]);
-  model.inboundRules.push(...readRules(aTrain.rewrite, "triggers.a-train.rewrite", notes));
-  listAt(aTrain.drives).forEach((drive, i) => {
-    model.inboundRules.push(...readRules(objectAt(drive).rewrite, `triggers.a-train.drives[${i}].rewrite`, notes));
+  readSource(model, "a-train", aTrain, "triggers.a-train");
+  listAt(aTrain.drives).forEach((raw, i) => {
+    const drive = objectAt(raw);
+    const id = stringAt(drive.id);
+    const where = `triggers.a-train.drives[${i}]`;
+    if (id === undefined || id.includes("/")) return void notes.push(`${where}: no usable drive id; not converted`);
+    // autoscan tried a drive's rules before the trigger's; scanarr's a-train/<drive> does the same.
+    sourceOf(model, `a-train/${id}`).rules.push(...readRules(drive.rewrite, `${where}.rewrite`, notes));
   });
   if (triggers.bernard !== undefined)
     notes.push("triggers.bernard: use scanarr's drive monitoring (CLOUD, `scanarr authorize`); not converted");
   listAt(triggers.inotify).forEach((raw, i) => readInotify(objectAt(raw), `triggers.inotify[${i}]`, model));
 }
 
+/**
+ * Every watched folder is scanarr's one source "watch": each path's rules
+ * come before its entry's (autoscan's order), paths in the file's order, and
+ * the includes of every entry go to SOURCES.watch.INCLUDE.
+ */
 function readInotify(entry: JsonObject, where: string, model: ImportModel): void {
   const { notes } = model;
-  model.inboundRules.push(...readRules(entry.rewrite, `${where}.rewrite`, notes));
-  if (listAt(entry.include).length > 0) notes.push(`${where}.include: WATCH has ignore patterns only; not converted`);
+  const watch = sourceOf(model, "watch");
+  const entryRules = readRules(entry.rewrite, `${where}.rewrite`, notes);
+  readPriority(model, "watch", entry, where);
+  watch.include.push(...patternsAt(entry.include, `${where}.include`, notes));
   const exclude = listAt(entry.exclude).flatMap((e) => stringAt(e) ?? []);
   listAt(entry.paths).forEach((raw, j) => {
     const item = objectAt(raw);
     const at = `${where}.paths[${j}]`;
     const path = stringAt(item.path);
     if (path === undefined) return void notes.push(`${at}: no path; not converted`);
-    if (listAt(item.include).length > 0) notes.push(`${at}.include: WATCH has ignore patterns only; not converted`);
-    model.inboundRules.push(...readRules(item.rewrite, `${at}.rewrite`, notes));
+    watch.include.push(...patternsAt(item.include, `${at}.include`, notes));
+    watch.rules.push(...readRules(item.rewrite, `${at}.rewrite`, notes));
     const ignore = [...exclude, ...listAt(item.exclude).flatMap((e) => stringAt(e) ?? [])].filter((pattern) =>
-      compiles(pattern, at, notes),
+      compiles(pattern, `${at}.exclude`, notes),
     );
     model.watches.push({ paths: [path], mode: "events", minAge: INOTIFY_SETTLE_SECONDS, ignore });
   });
+  watch.rules.push(...entryRules);
 }
 
 function readTargets(targets: JsonObject, model: ImportModel): void {
@@ -116,18 +127,44 @@ function readTargets(targets: JsonObject, model: ImportModel): void {
   }
 }
 
-function notePriority(entry: JsonObject, where: string, notes: string[]): void {
-  if (entry.priority !== undefined && entry.priority !== 0) {
-    notes.push(`${where}.priority: scanarr ranks scans by folder (SERVER_SCAN_PRIORITIES), not by trigger; not converted`);
-  }
+/** A trigger's rewrites and priority become its SOURCES entry. */
+function readSource(model: ImportModel, name: string, entry: JsonObject, where: string): void {
+  sourceOf(model, name).rules.push(...readRules(entry.rewrite, `${where}.rewrite`, model.notes));
+  readPriority(model, name, entry, where);
 }
 
-function compiles(pattern: string, where: string, notes: string[]): boolean {
+/** autoscan delivers the higher priority first; scanarr the lower number, so 5 becomes -5. */
+function readPriority(model: ImportModel, name: string, entry: JsonObject, where: string): void {
+  const priority = entry.priority;
+  if (priority === undefined || priority === 0) return;
+  if (typeof priority !== "number" || !Number.isInteger(priority))
+    return void model.notes.push(`${where}.priority: ${JSON.stringify(priority)} is not a whole number; not converted`);
+  const source = sourceOf(model, name);
+  if (source.priority !== undefined && source.priority !== -priority) {
+    model.notes.push(
+      `${where}.priority: ${priority} differs from another entry of the same scanarr source "${name}"; the first (${-source.priority}) is kept`,
+    );
+    return;
+  }
+  source.priority = -priority;
+}
+
+function patternsAt(value: unknown, where: string, notes: string[]): string[] {
+  return listAt(value)
+    .flatMap((e) => stringAt(e) ?? [])
+    .filter((pattern) => compiles(pattern, where, notes, true));
+}
+
+/** WATCH.IGNORE is read as JavaScript as it stands; SOURCES patterns with Go's syntax translated (as for rewrites). */
+function compiles(pattern: string, where: string, notes: string[], translated = false): boolean {
   try {
-    new RegExp(pattern);
+    if (translated) compilePattern(pattern, where);
+    else new RegExp(pattern);
     return true;
-  } catch {
-    notes.push(`${where}.exclude: ${JSON.stringify(pattern)} is not a JavaScript regular expression; not converted`);
+  } catch (error) {
+    const why =
+      error instanceof PatternError ? error.message : `${where}: ${JSON.stringify(pattern)} is not a JavaScript regular expression`;
+    notes.push(`${why}; not converted`);
     return false;
   }
 }

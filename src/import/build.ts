@@ -4,6 +4,8 @@ import { defaultConfig } from "../config/defaults.js";
 import { WATCH_DEFAULTS } from "../watch/config.js";
 import { composeMappings } from "./mappings.js";
 import type { ImportModel, ModelTarget } from "./model.js";
+import { planSources } from "./sources.js";
+import { isSourceName } from "../config/source-rules.js";
 
 export interface BuiltConfig {
   /** The complete scanarr config to write. */
@@ -31,8 +33,18 @@ export async function buildConfig(model: ImportModel, options: BuildOptions): Pr
   const converted: string[] = [];
   const config: Record<string, unknown> = { ...defaultConfig(options.pass) };
   const primary = model.targets.find((t) => t.type === "plex");
-  const mappings = composeMappings(model, primary);
-  notes.push(...mappings.notes);
+  const triggers = model.triggers.filter((t) => {
+    const ok = /^[A-Za-z0-9._~-]+$/.test(t.name) && !RESERVED_TRIGGER_NAMES.includes(t.name);
+    if (!ok) notes.push(`trigger ${JSON.stringify(t.name)}: not usable as /triggers/<NAME>; not converted`);
+    return ok;
+  });
+  const TRIGGERS = triggers.map((t) => ({ NAME: t.name, TYPE: t.type }));
+  const planned = planSources(model, primary, (name) => isSourceName(name, { TRIGGERS }));
+  const mappings = composeMappings(
+    { inboundRules: planned.inboundRules, targets: model.targets.filter((t) => !planned.verbatimTargets.has(t)) },
+    primary,
+  );
+  notes.push(...mappings.notes, ...planned.notes);
   config.SERVER_PATH_MAPPINGS = mappings.server;
   converted.push(`SERVER_PATH_MAPPINGS: ${Object.keys(mappings.server).length} media-server prefix(es)`);
   if (model.ip !== undefined) {
@@ -53,12 +65,7 @@ export async function buildConfig(model: ImportModel, options: BuildOptions): Pr
     config.SERVER_PASSWORD_HASH = await options.hashPassword(model.login.password);
     converted.push(`SERVER_USERNAME ${model.login.username} and an argon2id hash of its password (HTTP Basic on /triggers/ keeps working)`);
   }
-  const triggers = model.triggers.filter((t) => {
-    const ok = /^[A-Za-z0-9._~-]+$/.test(t.name) && !RESERVED_TRIGGER_NAMES.includes(t.name);
-    if (!ok) notes.push(`trigger ${JSON.stringify(t.name)}: not usable as /triggers/<NAME>; not converted`);
-    return ok;
-  });
-  config.TRIGGERS = triggers.map((t) => ({ NAME: t.name, TYPE: t.type }));
+  config.TRIGGERS = TRIGGERS;
   if (triggers.length > 0) converted.push(`TRIGGERS: ${triggers.map((t) => `/triggers/${t.name} (${t.type})`).join(", ")}`);
   config.WATCH = model.watches.map((w) => ({
     PATHS: w.paths,
@@ -67,6 +74,8 @@ export async function buildConfig(model: ImportModel, options: BuildOptions): Pr
     IGNORE: w.ignore,
   }));
   if (model.watches.length > 0) converted.push(`WATCH: ${model.watches.flatMap((w) => w.paths.map((p) => `${p} (${w.mode})`)).join(", ")}`);
+  config.SOURCES = planned.sources;
+  converted.push(...planned.converted);
   if (model.anchors.length > 0) {
     config.ANCHORS = model.anchors;
     converted.push(`ANCHORS: ${model.anchors.join(", ")}`);
@@ -78,7 +87,12 @@ export async function buildConfig(model: ImportModel, options: BuildOptions): Pr
   }
   const others = model.targets.filter((t) => t !== primary);
   if (others.length > 0) {
-    config.TARGETS = others.map((t) => targetEntry(t, mappings.targets.get(t) ?? {}));
+    config.TARGETS = others.map((t) => {
+      const entry = targetEntry(t, mappings.targets.get(t) ?? {});
+      const rules = planned.verbatimTargets.get(t);
+      if (rules) entry.REWRITES = rules.map((r) => ({ FROM: r.from, TO: r.to }));
+      return entry;
+    });
     converted.push(`TARGETS: ${others.map((t) => `${t.name} (${t.type})`).join(", ")}`);
   }
   return { config, converted, notConverted: notes };

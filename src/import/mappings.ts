@@ -1,4 +1,4 @@
-import type { ImportModel, ModelTarget, Rule } from "./model.js";
+import type { ModelTarget, Rule } from "./model.js";
 import { toPrefix } from "./prefix-rule.js";
 
 type Mappings = Record<string, string[]>;
@@ -18,9 +18,12 @@ export interface ComposedMappings {
  * gives scanarr's; a rule that is not a prefix cannot be composed and is
  * reported instead.
  */
-export function composeMappings(model: ImportModel, primary: ModelTarget | undefined): ComposedMappings {
+export function composeMappings(
+  model: { inboundRules: readonly Rule[]; targets: readonly ModelTarget[] },
+  primary: ModelTarget | undefined,
+): ComposedMappings {
   const notes: string[] = [];
-  const prefixes = (rules: Rule[]) =>
+  const prefixes = (rules: readonly Rule[]) =>
     rules.flatMap((rule) => {
       const result = toPrefix(rule);
       if ("problem" in result) {

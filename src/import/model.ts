@@ -27,6 +27,18 @@ export interface ModelWatch {
   ignore: string[];
 }
 
+/** What one source (a trigger, the watched folders, an A-Train drive) set for its requests. */
+export interface ModelSource {
+  /** From the path the source sends to the tool's own path, first match wins. */
+  rules: Rule[];
+  /** In scanarr's scale already: lower is delivered first. */
+  priority?: number;
+  /** Seconds before its scans, instead of the global delay. */
+  delay?: number;
+  include: string[];
+  exclude: string[];
+}
+
 /** What both importers read out of the other tool's config, before it becomes scanarr's. */
 export interface ImportModel {
   port?: number;
@@ -36,8 +48,8 @@ export interface ImportModel {
   scanDelay?: number;
   anchors: string[];
   triggers: Array<{ name: string; type: TriggerType }>;
-  /** From where requests come in (*arr, manual, A-Train, watched folders) to the tool's own paths. */
-  inboundRules: Rule[];
+  /** Per scanarr source name (sonarr, a /triggers/ name, manual, a-train, a-train/<drive>, watch). */
+  sources: Map<string, ModelSource>;
   watches: ModelWatch[];
   targets: ModelTarget[];
   /** Lines of "not converted" for the report. */
@@ -45,5 +57,15 @@ export interface ImportModel {
 }
 
 export function emptyModel(): ImportModel {
-  return { anchors: [], triggers: [], inboundRules: [], watches: [], targets: [], notes: [] };
+  return { anchors: [], triggers: [], sources: new Map(), watches: [], targets: [], notes: [] };
+}
+
+/** The model's entry for source `name`, made on first use. */
+export function sourceOf(model: ImportModel, name: string): ModelSource {
+  let source = model.sources.get(name);
+  if (!source) {
+    source = { rules: [], include: [], exclude: [] };
+    model.sources.set(name, source);
+  }
+  return source;
 }

@@ -1,12 +1,17 @@
 import type { IngestOutcome, LibraryCatalog, RequestedPath, ScanRequest, ScanSink } from "../domain.js";
 import { folderToScan, matchIgnoreList, PathError, PathSyntaxError, quotePath, type PathMapper } from "../paths/index.js";
+import { describeVerdict } from "../paths/filter.js";
+import { sidecarOf } from "../paths/sidecars.js";
 import { splitByLibrary } from "./library-check.js";
 import { listSome } from "./list-some.js";
+import type { SourceSettings, SourceTable } from "./sources.js";
 
 export interface IngestDeps {
   mapper: PathMapper;
   ignoreList: readonly string[];
   sink: ScanSink;
+  /** SOURCES: a source's own rewrites, filters, priority and delay; without it every source gets `mapper`. */
+  sources?: SourceTable;
   /** The targets' libraries; without it every folder passes the library check. */
   catalog?: LibraryCatalog;
   /** How long a request may wait for a library refresh before it is answered (3 s by default). */
@@ -27,12 +32,25 @@ export interface IngestOptions {
    * reaches the caller and nothing is queued.
    */
   admit?: () => Promise<void>;
+  /**
+   * True when the tool that asks replaced the named files in place (a
+   * remux): the items holding them are refreshed (and analyzed in Plex) as
+   * well as their folders scanned. Sidecars need no flag. False by default.
+   */
+  refresh?: boolean;
+  /**
+   * The SOURCES name whose settings apply, when it is not `source`: the
+   * name of a /triggers/<NAME> route, `a-train/<drive>`.
+   */
+  sourceName?: string;
 }
 
 /**
- * The one way in: paths a source named → SERVER_PATH_MAPPINGS →
- * SERVER_IGNORE_LIST (before and after mapping) → the folder to scan → the
- * library check → the sink. Nothing is queued unless every path of the call
+ * The one way in: paths a source named → its REWRITES and
+ * SERVER_PATH_REWRITES → SERVER_PATH_MAPPINGS → SERVER_IGNORE_LIST (before
+ * and after mapping) → its INCLUDE/EXCLUDE (on the rewritten path, before
+ * the prefix mappings, as autoscan filtered) → the folder to scan → the
+ * library check → the sink, with its PRIORITY and DELAY. Nothing is queued unless every path of the call
  * can be mapped; the sink commits before this resolves.
  */
 export type Ingest = (
@@ -42,21 +60,31 @@ export type Ingest = (
   options?: IngestOptions,
 ) => Promise<IngestOutcome>;
 
-/** Files a folder's request names: imports to wait for, deletions expected gone; and the paths that led to it. */
+/**
+ * Files a folder's request names: imports to wait for, imports whose items
+ * are refreshed too (replaced in place), sidecars (only their videos' items
+ * are refreshed), deletions expected gone; and whether the folder itself was
+ * asked for; and the paths that led to it.
+ */
 interface NamedFiles {
   imports: Set<string>;
+  replaced: Set<string>;
+  sidecars: Set<string>;
   deleted: Set<string>;
+  whole: boolean;
   origins: Array<{ path: string; mapped: string; mappingKey?: string; mappingPrefix?: string }>;
 }
 
 /** Builds the pipeline every source (webhooks, manual scans, /triggers, watchers, drive) calls. */
 export function createIngest(deps: IngestDeps): Ingest {
   return async (requested, source, event, options = {}) => {
-    const planned = planFolders(requested, deps, options.nameFiles ?? true);
+    const settings = deps.sources?.settingsFor(options.sourceName ?? source);
+    const planned = planFolders(requested, deps, settings, options.nameFiles ?? true, options.refresh ?? false);
     if (typeof planned === "string") return { result: "refused", source, event, message: planned };
-    const { folders, ignored } = planned;
+    const { folders, ignored, filtered } = planned;
     if (folders.size === 0) {
-      return { result: "ignored", source, event, message: `ignored by SERVER_IGNORE_LIST: ${listSome(ignored)}` };
+      const by = filtered ? `SERVER_IGNORE_LIST or the INCLUDE/EXCLUDE of SOURCES for ${settings?.name ?? source}` : "SERVER_IGNORE_LIST";
+      return { result: "ignored", source, event, message: `ignored by ${by}: ${listSome(ignored)}` };
     }
     const { matched, unmatched } = await splitByLibrary(new Set(folders.keys()), deps.catalog, deps.refreshTimeoutMs ?? 3_000);
     if (matched.length === 0) {
@@ -65,7 +93,7 @@ export function createIngest(deps: IngestDeps): Ingest {
       const message = `no library of the media server contains ${listSome(unmatched)}; libraries: ${list}`;
       return { result: "unmatched", source, event, message, paths: unmatched, libraries };
     }
-    const requests = matched.flatMap(([original, folder]) => requestsFor(folder, folders.get(original), source, event));
+    const requests = matched.flatMap(([original, folder]) => requestsFor(folder, folders.get(original), source, event, settings));
     await options.admit?.();
     const outcome = await deps.sink.enqueue(requests);
     return { result: "queued", source, event, queued: outcome.queued, covered: outcome.covered, ignored, unmatched };
@@ -79,18 +107,28 @@ export function createIngest(deps: IngestDeps): Ingest {
 function planFolders(
   requested: readonly RequestedPath[],
   deps: IngestDeps,
+  settings: SourceSettings | undefined,
   nameFiles: boolean,
-): { folders: Map<string, NamedFiles>; ignored: string[] } | string {
+  refresh: boolean,
+): { folders: Map<string, NamedFiles>; ignored: string[]; filtered: boolean } | string {
   const folders = new Map<string, NamedFiles>();
   const ignored: string[] = [];
+  let filtered = false;
+  const mapper = settings?.mapper ?? deps.mapper;
+  const filter = settings?.filter;
   for (const asked of requested) {
     let mapped: string;
+    let rewritten: string;
     let rule: { mappingKey?: string; mappingPrefix?: string } = {};
     try {
-      const step = deps.mapper.explain(asked.path);
+      const step = mapper.explain(asked.path);
       mapped = step.serverPath;
+      rewritten = step.rewrite ? step.rewrite.result : asked.path;
       if (step.key !== undefined && step.prefix !== undefined) rule = { mappingKey: step.key, mappingPrefix: step.prefix };
-      deps.logger?.debug({ path: asked.path, prefix: step.prefix ?? null, key: step.key ?? null, mapped }, "path mapped");
+      deps.logger?.debug(
+        { path: asked.path, rewrite: step.rewrite?.rule ?? null, prefix: step.prefix ?? null, key: step.key ?? null, mapped },
+        "path mapped",
+      );
     } catch (error) {
       if (error instanceof PathError) return error.message;
       throw error;
@@ -100,6 +138,12 @@ function planFolders(
       ignored.push(`${asked.path} (matched ${JSON.stringify(hit)})`);
       continue;
     }
+    const verdict = filter?.(rewritten);
+    if (verdict !== undefined) {
+      filtered = true;
+      ignored.push(`${asked.path} (${describeVerdict(verdict)})`);
+      continue;
+    }
     let folder: string;
     try {
       folder = folderToScan(mapped, asked.kind === "folder" ? true : asked.kind === "file" ? false : undefined);
@@ -107,25 +151,49 @@ function planFolders(
       if (error instanceof PathSyntaxError) return `path ${quotePath(mapped)} ${error.message}`;
       throw error;
     }
-    const named = folders.get(folder) ?? { imports: new Set<string>(), deleted: new Set<string>(), origins: [] };
+    const named = folders.get(folder) ?? emptyNamed();
     folders.set(folder, named);
     named.origins.push({ path: asked.path, mapped, ...rule });
     // A file: the folder to scan is its parent, not the path itself.
     if (nameFiles && asked.kind !== "folder" && folder !== folderToScan(mapped, true)) {
-      (asked.deleted ? named.deleted : named.imports).add(mapped);
+      setOf(named, mapped, asked, refresh).add(mapped);
+    } else {
+      named.whole = true;
     }
   }
-  return { folders, ignored };
+  return { folders, ignored, filtered };
 }
 
-function requestsFor(folder: string, named: NamedFiles | undefined, source: string, event: string): ScanRequest[] {
-  const base = { folder, source, event };
+function emptyNamed(): NamedFiles {
+  return { imports: new Set(), replaced: new Set(), sidecars: new Set(), deleted: new Set(), whole: false, origins: [] };
+}
+
+/** Where a named file goes: the sidecar table decides before any flag does. */
+function setOf(named: NamedFiles, mapped: string, asked: RequestedPath, refresh: boolean): Set<string> {
+  if (asked.deleted) return named.deleted;
+  if (sidecarOf(mapped)) return named.sidecars;
+  return asked.refresh || refresh ? named.replaced : named.imports;
+}
+
+function requestsFor(
+  folder: string,
+  named: NamedFiles | undefined,
+  source: string,
+  event: string,
+  settings: SourceSettings | undefined,
+): ScanRequest[] {
+  const base: ScanRequest = { folder, source, event };
+  if (settings?.priority !== undefined) base.priority = settings.priority;
+  if (settings?.delayMs !== undefined) base.delayMs = settings.delayMs;
   if (!named) return [base];
-  // The paths that led here go with the folder's first request: one scan takes them all in.
-  const origins = { origins: named.origins };
-  if (named.imports.size + named.deleted.size === 0) return [{ ...base, ...origins }];
   const asked: ScanRequest[] = [];
-  if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports], ...origins });
-  if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true, ...(asked.length === 0 ? origins : {}) });
-  return asked;
+  if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports] });
+  if (named.replaced.size > 0) asked.push({ ...base, files: [...named.replaced], refresh: true });
+  if (named.sidecars.size > 0) asked.push({ ...base, files: [...named.sidecars], refresh: true, scanFolder: false });
+  if (named.deleted.size > 0) asked.push({ ...base, files: [...named.deleted], deletion: true });
+  // The folder itself was asked for (or its files go unnamed): it is scanned even when only sidecars were named.
+  if (asked.length === 0 || (named.whole && asked.every((r) => r.scanFolder === false))) asked.push(base);
+  // The paths that led here go with the folder's first request: one scan takes them all in.
+  const [first, ...rest] = asked as [ScanRequest, ...ScanRequest[]];
+  return [{ ...first, origins: named.origins }, ...rest];
 }

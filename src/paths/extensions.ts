@@ -12,6 +12,15 @@ const META = "cue log m3u m3u8 nfo nzb sfv txt xml";
 const BOOK = "azw azw3 cb7 cbr cbt cbz djvu epub fb2 kepub lit mobi pdf";
 const PARTIAL = "!qb bak part partial tmp";
 
+/** Video files: what a media server holds as an item of its own (sidecars attach to these). */
+export const VIDEO_EXTENSIONS: ReadonlySet<string> = new Set(VIDEO.split(" "));
+
+/** Subtitle files (sidecars of the video whose name they start with). */
+export const SUBTITLE_EXTENSIONS: ReadonlySet<string> = new Set(SUBTITLE.split(" "));
+
+/** Image files (artwork sidecars). */
+export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(IMAGE.split(" "));
+
 export const KNOWN_FILE_EXTENSIONS: ReadonlySet<string> = new Set(
   [VIDEO, AUDIO, SUBTITLE, IMAGE, META, BOOK, PARTIAL].join(" ").split(" "),
 );

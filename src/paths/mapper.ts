@@ -1,4 +1,6 @@
+import type { RewriteHit } from "../domain.js";
 import { escapeControls } from "../lib/logger.js";
+import type { Rewriter } from "./rewrite.js";
 import { formatPath, isAbsolutePath, isPrefixOf, MAX_PATH_BYTES, parsePath, PathSyntaxError, type ParsedPath } from "./parse.js";
 
 /** A path that cannot be scanned; the message says why and names the path. */
@@ -21,6 +23,8 @@ export interface MappedPath {
   prefix?: string;
   /** The SERVER_PATH_MAPPINGS key it was rewritten to. */
   key?: string;
+  /** The regular-expression rewrite that ran before the prefix mappings, when one matched. */
+  rewrite?: RewriteHit;
 }
 
 interface Rule {
@@ -35,12 +39,13 @@ interface Rule {
  * named by `label` in messages). Every key maps to itself too, so
  * a path already in media-server form passes unchanged; among all matching
  * prefixes the longest (most components) wins, and only that prefix is
- * replaced.
+ * replaced. `rewriter` (SERVER_PATH_REWRITES, a source's or a target's
+ * REWRITES) runs first, on the path as it came; the prefix mappings then
+ * take its result.
  */
-export function createPathMapper(mappings: Record<string, string[]>, label = "SERVER_PATH_MAPPINGS"): PathMapper {
+export function createPathMapper(mappings: Record<string, string[]>, label = "SERVER_PATH_MAPPINGS", rewriter?: Rewriter): PathMapper {
   const rules = buildRules(mappings, label, true);
-  const explain = (input: string): MappedPath => {
-    const parsed = parseOrThrow(input, "path");
+  const mapParsed = (input: string, parsed: ParsedPath): MappedPath => {
     const rule = findLongestRule(rules, parsed);
     if (!rule) {
       if (parsed.style === "relative") {
@@ -52,6 +57,14 @@ export function createPathMapper(mappings: Record<string, string[]>, label = "SE
       return { serverPath: formatPath(parsed) };
     }
     return { serverPath: applyRule(rule, parsed, input), prefix: rule.fromText, key: rule.keyText };
+  };
+  const explain = (asked: string): MappedPath => {
+    const rewritten = rewriter?.apply(asked);
+    if (!rewritten) return mapParsed(asked, parseOrThrow(asked, "path"));
+    const what = () => `path ${quotePath(asked)}, rewritten by ${rewritten.hit.rule} to ${quotePath(rewritten.path)},`;
+    const mapped = mapParsed(rewritten.path, parseOrThrow(rewritten.path, what));
+    mapped.rewrite = rewritten.hit;
+    return mapped;
   };
   return { explain, toServerPath: (input) => explain(input).serverPath };
 }

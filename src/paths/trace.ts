@@ -1,4 +1,5 @@
-import type { Library, TargetRuntime } from "../domain.js";
+import type { Library, RewriteHit, TargetRuntime } from "../domain.js";
+import { describeVerdict, type PathFilter } from "./filter.js";
 import { matchIgnoreList } from "./ignore.js";
 import { classifyPath, folderToScan, type PathKind } from "./folder.js";
 import { PathError, type PathMapper } from "./mapper.js";
@@ -10,12 +11,14 @@ import { messageOf } from "../lib/errors.js";
  * name and libraries (a failed listLibraries() is shown instead of a
  * library), and how it names paths.
  */
-export type TraceTarget = Pick<TargetRuntime, "target" | "toTargetPath">;
+export type TraceTarget = Pick<TargetRuntime, "target" | "toTargetPath" | "explainTargetPath">;
 
 /** A target with its libraries already read (or the reason they could not be). */
 export interface ResolvedTarget {
   name: string;
   toTargetPath(path: string): string;
+  /** Which of the target's REWRITES changed the path, when it has any. */
+  explainTargetPath?(path: string): { rewrite?: RewriteHit };
   libraries: Library[] | { error: string };
 }
 
@@ -24,6 +27,8 @@ export interface TargetStep {
   target: string;
   /** The folder as the target names it. */
   path: string;
+  /** The target's REWRITES entry that changed it. */
+  rewrite?: RewriteHit;
   library?: { id: string; title: string; location: string };
   /** Why no library: none holds the path, or the libraries are unknown. */
   why?: string;
@@ -32,6 +37,10 @@ export interface TargetStep {
 /** Every step a path goes through on its way to a scan; the steps after a failure are absent. */
 export interface PathTrace {
   input: string;
+  /** The SOURCES entry whose rewrites and filters were applied (`scanarr map --source`). */
+  source?: string;
+  /** The regular-expression rewrite (a source's REWRITES, SERVER_PATH_REWRITES) that ran before the mappings. */
+  rewrite?: RewriteHit;
   /** The SERVER_PATH_MAPPINGS entry that rewrote it; absent when none matched. */
   mapping?: { prefix: string; key: string };
   serverPath?: string;
@@ -39,6 +48,8 @@ export interface PathTrace {
   error?: string;
   /** The SERVER_IGNORE_LIST entry that drops it. */
   ignoredBy?: string;
+  /** The source's INCLUDE/EXCLUDE that drops it, in words. */
+  filteredBy?: string;
   kind?: PathKind;
   folder?: string;
   targets: TargetStep[];
@@ -47,6 +58,8 @@ export interface PathTrace {
 export interface TraceInput {
   mapper: PathMapper;
   ignoreList: readonly string[];
+  /** The source traced as (its SOURCES name) and its INCLUDE/EXCLUDE. */
+  source?: { name: string; filter?: PathFilter };
   /** What a webhook says the path is; undefined decides by the name. */
   kind?: "file" | "folder";
   targets: readonly ResolvedTarget[];
@@ -62,7 +75,10 @@ export async function resolveTargets(targets: readonly TraceTarget[]): Promise<R
       } catch (error) {
         libraries = { error: messageOf(error) };
       }
-      return { name: t.target.name, toTargetPath: (p: string) => t.toTargetPath(p), libraries };
+      const resolved: ResolvedTarget = { name: t.target.name, toTargetPath: (p: string) => t.toTargetPath(p), libraries };
+      const explain = t.explainTargetPath;
+      if (explain) resolved.explainTargetPath = (p: string) => explain(p);
+      return resolved;
     }),
   );
 }
@@ -70,10 +86,12 @@ export async function resolveTargets(targets: readonly TraceTarget[]): Promise<R
 /** How `input` is mapped, classified and matched to a library of each target, as the service would do it. */
 export function tracePath(input: string, deps: TraceInput): PathTrace {
   const trace: PathTrace = { input, targets: [] };
+  if (deps.source) trace.source = deps.source.name;
   let serverPath: string;
   try {
     const mapped = deps.mapper.explain(input);
     serverPath = mapped.serverPath;
+    if (mapped.rewrite) trace.rewrite = mapped.rewrite;
     if (mapped.prefix !== undefined && mapped.key !== undefined) trace.mapping = { prefix: mapped.prefix, key: mapped.key };
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
@@ -84,6 +102,11 @@ export function tracePath(input: string, deps: TraceInput): PathTrace {
   const ignoredBy = matchIgnoreList(input, deps.ignoreList) ?? matchIgnoreList(serverPath, deps.ignoreList);
   if (ignoredBy !== undefined) {
     trace.ignoredBy = ignoredBy;
+    return trace;
+  }
+  const verdict = deps.source?.filter?.(trace.rewrite ? trace.rewrite.result : input);
+  if (verdict !== undefined) {
+    trace.filteredBy = describeVerdict(verdict);
     return trace;
   }
   const isDirectory = deps.kind === undefined ? undefined : deps.kind === "folder";
@@ -97,6 +120,8 @@ export function tracePath(input: string, deps: TraceInput): PathTrace {
 function stepFor(target: ResolvedTarget, folder: string): TargetStep {
   const path = target.toTargetPath(folder);
   const step: TargetStep = { target: target.name, path };
+  const rewrite = target.explainTargetPath?.(folder).rewrite;
+  if (rewrite) step.rewrite = rewrite;
   if (!Array.isArray(target.libraries)) return { ...step, why: `libraries unknown: ${target.libraries.error}` };
   const [best] = findLibrariesFor(path, target.libraries);
   if (!best) return { ...step, why: `no library holds ${path}; libraries: ${describeLibraries(target.libraries)}` };

@@ -27,11 +27,18 @@ export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: n
  * (and their files). Costs one IN lookup over the folder's prefixes and one
  * index range scan.
  */
-export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: number): CoalesceResult {
+export function coalesceRequest(
+  ctx: CoalesceContext,
+  scanFolder: boolean,
+  incoming: ScanFacts,
+  now: number,
+  maxWaitMs = ctx.maxWaitMs,
+): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
-    const merged = mergeFacts(ctx, [factsOf(holder), incoming]);
+    const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
     saveMerged(ctx, holder.id, merged, now);
+    if (scanFolder) ctx.st.needFolderScan.run(holder.id);
     return {
       kind: holder.folder === incoming.folder ? "merged" : "covered",
       scanId: holder.id,
@@ -40,7 +47,7 @@ export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: 
     };
   }
   const children = findOpenDescendants(ctx, incoming.folder);
-  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)]);
+  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)], maxWaitMs);
   const { lastInsertRowid } = ctx.st.insertScan.run(
     merged.folder,
     merged.priority,
@@ -50,10 +57,11 @@ export function coalesceRequest(ctx: CoalesceContext, incoming: ScanFacts, now: 
     merged.firstRequestedAt,
     merged.lastRequestedAt,
     merged.dueAt,
+    scanFolder ? 1 : 0,
   );
   const scanId = Number(lastInsertRowid);
   for (const target of ctx.targets) ctx.st.insertDelivery.run(scanId, target, "pending", merged.priority, merged.dueAt, now);
-  for (const child of children) absorbScan(ctx, scanId, child.id, now);
+  for (const child of children) absorbScan(ctx, scanId, child, now);
   return { kind: "created", scanId, folder: merged.folder, dueAt: merged.dueAt };
 }
 
@@ -66,12 +74,12 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
   const holder = findOpenHolder(ctx, scan.folder);
   if (holder) {
     saveMerged(ctx, holder.id, mergeFacts(ctx, [factsOf(holder), factsOf(scan)]), now);
-    absorbScan(ctx, holder.id, scan.id, now);
+    absorbScan(ctx, holder.id, scan, now);
     return;
   }
   const children = findOpenDescendants(ctx, scan.folder);
   saveMerged(ctx, scan.id, mergeFacts(ctx, [factsOf(scan), ...children.map(factsOf)]), now);
-  for (const child of children) absorbScan(ctx, scan.id, child.id, now);
+  for (const child of children) absorbScan(ctx, scan.id, child, now);
 }
 
 function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
@@ -86,12 +94,13 @@ function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
-/** `childId` disappears into `intoId`, its files and its requests' paths with it. */
-function absorbScan(ctx: CoalesceContext, intoId: number, childId: number, now: number): void {
-  moveFiles(ctx.fst, intoId, childId, ctx.gateFiles, now);
-  ctx.rst.move.run(intoId, childId);
-  ctx.st.deleteDeliveries.run(childId);
-  ctx.st.deleteScan.run(childId);
+/** `child` disappears into `intoId`, its files, its requests' paths (and its need of a folder scan) with it. */
+function absorbScan(ctx: CoalesceContext, intoId: number, child: ScanRow, now: number): void {
+  moveFiles(ctx.fst, intoId, child.id, ctx.gateFiles, now);
+  ctx.rst.move.run(intoId, child.id);
+  if (child.scan_folder !== 0) ctx.st.needFolderScan.run(intoId);
+  ctx.st.deleteDeliveries.run(child.id);
+  ctx.st.deleteScan.run(child.id);
 }
 
 function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {
@@ -110,9 +119,10 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
 
 /**
  * The first fact names the folder. Trailing debounce: the latest due time
- * wins, but never later than maxWait after the earliest request.
+ * wins (a request's own due time counts from its source's DELAY), but never
+ * later than maxWait after the earliest request.
  */
-function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): ScanFacts {
+function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]], maxWaitMs = ctx.maxWaitMs): ScanFacts {
   const [head] = facts;
   // Loops, not Math.min(...): a parent may absorb tens of thousands of children.
   let latest = head;
@@ -135,6 +145,6 @@ function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]]): S
     event: latest.event,
     firstRequestedAt: first,
     lastRequestedAt: latest.lastRequestedAt,
-    dueAt: Math.min(due, first + ctx.maxWaitMs),
+    dueAt: Math.min(due, first + maxWaitMs),
   };
 }

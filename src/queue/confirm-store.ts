@@ -28,6 +28,8 @@ export interface ConfirmingDelivery {
   /** Imports (expected present) and deletions (expected gone), media-server path form. */
   files: string[];
   deletedFiles: string[];
+  /** Of `files`, those whose items are refreshed once found (sidecars, files replaced in place; docs/item-refresh.md). */
+  refreshFiles: string[];
 }
 
 /** A driver's poll: its record of a delivery, and how it stands in words (shown while confirming). */
@@ -68,7 +70,7 @@ export function prepareConfirmStatements(db: Database) {
     countConfirming: p<[string]>(
       "SELECT COUNT(*) AS n FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming' AND target = ?",
     ),
-    filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
+    filesOf: p<[number]>("SELECT path, deletion, seen, refresh FROM scan_file WHERE scan_id = ? ORDER BY path"),
     saveProgress: p<[string, string, number, number]>(
       "UPDATE scan_delivery SET confirm = ?, detail = ?, updated_at = ? WHERE id = ? AND state = 'confirming'",
     ),
@@ -95,16 +97,20 @@ export function recordConfirming(
 
 export function listConfirming(cst: ConfirmStatements, target: string, limit: number): ConfirmingDelivery[] {
   const rows = cst.listConfirming.all(target, limit) as Array<
-    Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles" | "libraries"> & { confirm: string | null; libraries: string | null }
+    Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles" | "refreshFiles" | "libraries"> & {
+      confirm: string | null;
+      libraries: string | null;
+    }
   >;
   return rows.map(({ confirm, libraries, ...row }) => {
-    const files = cst.filesOf.all(row.scanId) as FileRow[];
+    const files = cst.filesOf.all(row.scanId) as Array<FileRow & { refresh: number }>;
     return {
       ...row,
       libraries: parseLibraries(libraries) ?? [],
       progress: parseRecord(confirm),
       files: files.filter((f) => f.deletion === 0).map((f) => f.path),
       deletedFiles: files.filter((f) => f.deletion === 1).map((f) => f.path),
+      refreshFiles: files.filter((f) => f.deletion === 0 && f.refresh === 1).map((f) => f.path),
     };
   });
 }

@@ -13,7 +13,8 @@ import type { DeliveryJob, LibraryRef } from "./types.js";
 
 /** What one delivery attempt came to; the scheduler turns it into queue records. */
 export type DeliveryOutcome =
-  | { kind: "done"; libraries: LibraryRef[] }
+  /** `itemsOnly`: the items were refreshed and no folder was scanned, so nothing follows the delivery (no confirmation). */
+  | { kind: "done"; libraries: LibraryRef[]; itemsOnly?: boolean; refreshed?: number }
   | { kind: "unavailable" | "auth" | "fatal"; error: string; libraries: LibraryRef[] | null }
   | { kind: "no-library"; error: string }
   /** The target said it has nothing to do for this folder (TargetNothingToDoError): skipped there, not a failure. */
@@ -49,30 +50,71 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
  * else once. `ready`, when given, is asked right before each scan call, and
  * the call is made in the same turn as it answers true; on false nothing
  * more is sent ("held": the libraries already scanned are scanned again with
- * the rest). Never throws: every failure comes back as an outcome.
+ * the rest). The job's `refresh` files go to the target's `refreshItems`
+ * where it has one (docs/item-refresh.md): instead of the scan when only
+ * sidecars were named and the server knows every item, else after it
+ * (unless the target's confirmation refreshes them). Never throws: every
+ * failure comes back as an outcome.
  */
 export async function deliverFolder(
   dt: DeliveryTarget,
-  job: Pick<DeliveryJob, "folder" | "files">,
+  job: Pick<DeliveryJob, "folder" | "files" | "refresh" | "scanFolder">,
   ready?: () => Promise<boolean>,
+  options: DeliverOptions = {},
 ): Promise<DeliveryOutcome> {
   const folder = dt.toTargetPath(job.folder);
   const files = job.files.map((f) => dt.toTargetPath(f));
+  const refresh = dt.target.refreshItems ? (job.refresh ?? []).map((f) => dt.toTargetPath(f)) : [];
   let matches: Library[] | null = null;
   try {
     matches = await dt.libraries.librariesFor(folder);
     if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(dt, folder) };
     const scanned = dt.target.scansPerLibrary ? matches : matches.slice(0, 1);
+    const libraries = matches.map(refOf);
+    let refreshed: RefreshTally | undefined;
+    // Only sidecars were asked for: refreshing the items they belong to is all, when the server knows every one.
+    if (refresh.length > 0 && job.scanFolder === false) {
+      if (ready && !(await ready())) return { kind: "held" };
+      refreshed = await refreshIn(dt.target, scanned, refresh);
+      if (refreshed.unknown.size === 0) return { kind: "done", libraries, itemsOnly: true, refreshed: refreshed.count };
+    }
     for (const library of scanned) {
       if (ready && !(await ready())) return { kind: "held" };
       await dt.target.scan(folder, library, files);
     }
-    return { kind: "done", libraries: matches.map(refOf) };
+    // Known items are refreshed now unless the confirmation refreshes them once it finds them.
+    if (refresh.length > 0 && !refreshed && !options.refreshAfterConfirmation) refreshed = await refreshIn(dt.target, scanned, refresh);
+    return { kind: "done", libraries, ...(refreshed ? { refreshed: refreshed.count } : {}) };
   } catch (error) {
     if (error instanceof TargetNothingToDoError) return { kind: "nothing", error: error.message };
     const refs = matches ? matches.map(refOf) : null;
     return { kind: classify(error), error: describeError(error), libraries: refs };
   }
+}
+
+export interface DeliverOptions {
+  /** The target's confirmation refreshes the named items once it finds them (Plex after-scan work): not before. */
+  refreshAfterConfirmation?: boolean;
+}
+
+interface RefreshTally {
+  count: number;
+  /** Files no library of the target has an item for. */
+  unknown: Set<string>;
+}
+
+/** Refreshes the items of `files` in each library (a folder may sit in two Plex libraries); unknown means unknown in all of them. */
+async function refreshIn(target: Target, libraries: readonly Library[], files: readonly string[]): Promise<RefreshTally> {
+  const refresh = target.refreshItems?.bind(target);
+  let count = 0;
+  let unknown = new Set(files);
+  for (const library of libraries) {
+    const report = refresh ? await refresh(files, library) : { refreshed: 0, unknown: files };
+    count += report.refreshed;
+    const missing = new Set(report.unknown);
+    unknown = new Set([...unknown].filter((f) => missing.has(f)));
+  }
+  return { count, unknown };
 }
 
 function classify(error: unknown): "unavailable" | "auth" | "fatal" {

@@ -41,7 +41,7 @@ export function claimDue(ctx: DeliveryContext, target: string, now: number, limi
     jobs.push(...(ctx.st.claimable.all(target, priority, now, limit - jobs.length) as DeliveryJob[]));
   }
   for (const job of jobs) {
-    job.files = importsOf(ctx, job.scanId);
+    Object.assign(job, namedFilesOf(ctx, job.scanId), { scanFolder: Boolean(job.scanFolder) });
     ctx.st.markDelivering.run(ctx.owner, now + ctx.leaseMs, now, job.deliveryId);
     // From here on new requests must not merge into it: the target may already be scanning.
     ctx.st.closeScan.run(job.scanId);
@@ -79,8 +79,8 @@ export function releaseClaim(ctx: DeliveryContext, job: DeliveryJob, now: number
 }
 
 /** Whether the outcome was recorded: false when the claim is no longer ours (its lease was released). */
-export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number): boolean {
-  if (ctx.st.markDone.run(JSON.stringify(libraries), now, now, job.deliveryId, ctx.owner).changes === 0) return false;
+export function recordDone(ctx: DeliveryContext, job: DeliveryJob, libraries: LibraryRef[], now: number, detail?: string): boolean {
+  if (ctx.st.markDone.run(JSON.stringify(libraries), now, detail ?? null, now, job.deliveryId, ctx.owner).changes === 0) return false;
   finishIfComplete(ctx, job.scanId, now);
   return true;
 }
@@ -117,9 +117,10 @@ export function recordSkipped(ctx: DeliveryContext, job: DeliveryJob, reason: st
  * The files a target may narrow the scan to: the imports, and only when the
  * scan deleted nothing (a deletion needs the folder looked at).
  */
-function importsOf(ctx: DeliveryContext, scanId: number): string[] {
-  const files = ctx.st.importsOf.all(scanId) as Array<{ path: string; deletion: number }>;
-  return files.some((f) => f.deletion === 1) ? [] : files.map((f) => f.path);
+function namedFilesOf(ctx: DeliveryContext, scanId: number): Pick<DeliveryJob, "files" | "refresh"> {
+  const files = ctx.st.importsOf.all(scanId) as Array<{ path: string; deletion: number; refresh: number }>;
+  const refresh = files.filter((f) => f.refresh === 1).map((f) => f.path);
+  return { files: files.some((f) => f.deletion === 1) ? [] : files.map((f) => f.path), refresh };
 }
 
 /** Fails every waiting delivery of scans first requested at or before `cutoff`; deliveries in flight finish first. */

@@ -42,10 +42,16 @@ export function planOutcome(ctx: OutcomeContext, target: string, health: TargetH
     case "done":
       health.recordSuccess();
       return () => {
-        const confirming = ctx.confirms?.(target) ?? false;
-        const ours = queue.recordDelivered(job, outcome.libraries, confirming);
-        const message = confirming ? "scan delivered; waiting for Plex to confirm it" : "scan delivered";
-        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title) }, message);
+        // Items refreshed without a folder scan: nothing for a confirmation to wait for.
+        const confirming = !outcome.itemsOnly && (ctx.confirms?.(target) ?? false);
+        const ours = queue.recordDelivered(job, outcome.libraries, confirming, refreshDetail(outcome));
+        const message = outcome.itemsOnly
+          ? "items refreshed; no folder scan needed"
+          : confirming
+            ? "scan delivered; waiting for Plex to confirm it"
+            : "scan delivered";
+        const refreshed = outcome.refreshed !== undefined ? { refreshed: outcome.refreshed } : {};
+        if (ours) logger.info({ ...where, libraries: outcome.libraries.map((l) => l.title), ...refreshed }, message);
         return ours;
       };
     case "unavailable": {
@@ -82,4 +88,12 @@ export function planOutcome(ctx: OutcomeContext, target: string, health: TargetH
       logger.debug(where, "an anchor went missing right before the scan call; the scan goes back to the queue unsent");
       return () => queue.releaseClaim(job);
   }
+}
+
+/** What a delivery that refreshed items did, in words for the queue's pages. */
+function refreshDetail(outcome: Extract<DeliveryOutcome, { kind: "done" }>): string | undefined {
+  if (outcome.refreshed === undefined) return undefined;
+  return outcome.itemsOnly
+    ? `refreshed ${outcome.refreshed} item(s); no folder scan needed`
+    : `scanned; refreshed ${outcome.refreshed} known item(s)`;
 }

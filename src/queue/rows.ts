@@ -22,6 +22,8 @@ export interface ScanRow {
   file_checks: number;
   file_check_at: number;
   detail: string | null;
+  /** 0: only sidecars were asked for (docs/item-refresh.md); 1: the folder is scanned. */
+  scan_folder: number;
 }
 
 export interface DeliveryRow {

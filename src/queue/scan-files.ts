@@ -10,12 +10,15 @@ export function prepareFileStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
     // The latest request wins: an upgrade may delete and re-import one name.
-    upsertFile: p<[number, string, number]>(
-      `INSERT INTO scan_file (scan_id, path, deletion, seen) VALUES (?, ?, ?, 0)
-       ON CONFLICT (scan_id, path) DO UPDATE SET deletion = excluded.deletion, seen = 0`,
+    // A refresh asked for stays asked for when the same import is named again.
+    upsertFile: p<[number, string, number, number]>(
+      `INSERT INTO scan_file (scan_id, path, deletion, seen, refresh) VALUES (?, ?, ?, 0, ?)
+       ON CONFLICT (scan_id, path) DO UPDATE SET deletion = excluded.deletion, seen = 0,
+       refresh = CASE WHEN excluded.deletion = 1 THEN 0 ELSE MAX(refresh, excluded.refresh) END`,
     ),
     moveFiles: p<[number, number]>(
-      "INSERT OR IGNORE INTO scan_file (scan_id, path, deletion, seen) SELECT ?, path, deletion, seen FROM scan_file WHERE scan_id = ?",
+      `INSERT OR IGNORE INTO scan_file (scan_id, path, deletion, seen, refresh)
+       SELECT ?, path, deletion, seen, refresh FROM scan_file WHERE scan_id = ?`,
     ),
     filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
     unseenCount: p<[number]>("SELECT COUNT(*) AS n FROM scan_file WHERE scan_id = ? AND deletion = 0 AND seen = 0"),
@@ -54,6 +57,12 @@ export interface FileRow {
   seen: 0 | 1;
 }
 
+/** How a request named its files: removed, or with their items to refresh (docs/item-refresh.md). */
+export interface FileIntent {
+  deletion: boolean;
+  refresh: boolean;
+}
+
 /**
  * Remembers `files` with scan `scanId`. When file checks are on and an import
  * is not yet known to be visible, the scan waits for it: checks start again
@@ -63,11 +72,12 @@ export function attachFiles(
   fst: FileStatements,
   scanId: number,
   files: readonly string[],
-  deletion: boolean,
+  intent: FileIntent,
   gate: boolean,
   now: number,
 ): void {
-  for (const file of files) fst.upsertFile.run(scanId, file, deletion ? 1 : 0);
+  const { deletion } = intent;
+  for (const file of files) fst.upsertFile.run(scanId, file, deletion ? 1 : 0, intent.refresh && !deletion ? 1 : 0);
   if (!gate || deletion || files.length === 0) return;
   fst.waitForFiles.run(0, scanId);
   fst.holdDeliveries.run(now, scanId);

@@ -90,21 +90,26 @@ export class ScanQueue extends QueueReads {
     return this.transaction(() => {
       requests.forEach((request, i) => {
         const folder = folders[i] as string;
+        const delayMs = request.delayMs ?? this.ctx.delayMs;
         const result = coalesceRequest(
           this.ctx,
+          request.scanFolder !== false,
           {
             folder,
-            priority: this.priorityOf(folder),
+            priority: request.priority ?? this.priorityOf(folder),
             requests: 1,
             source: request.source,
             event: request.event,
             firstRequestedAt: now,
             lastRequestedAt: now,
-            dueAt: now + this.ctx.delayMs,
+            dueAt: now + delayMs,
           },
           now,
+          // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
+          delayMs === this.ctx.delayMs ? this.ctx.maxWaitMs : Math.max(this.ctx.maxWaitMs, defaultMaxWaitMs(delayMs)),
         );
-        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], request.deletion ?? false, this.ctx.gateFiles, now);
+        const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
+        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], intent, this.ctx.gateFiles, now);
         const origins = request.origins ?? (request.files?.length ? request.files : [folder]).map((p) => ({ path: p, mapped: p }));
         recordOrigins(this.rst, result.scanId, origins, request.source, request.event, now);
         (result.kind === "covered" ? covered : queued).add(folder);
@@ -138,16 +143,17 @@ export class ScanQueue extends QueueReads {
   }
 
   /** The record* calls answer false when the claim is no longer ours (its lease ran out and was released). */
-  recordDone(job: DeliveryJob, libraries: LibraryRef[]): boolean {
-    return this.record(job, "done", undefined, (now) => deliveries.recordDone(this.ctx, job, libraries, now));
+  /** `detail`: what the delivery did beyond the scan call, shown with it ("refreshed 1 item(s); …"). */
+  recordDone(job: DeliveryJob, libraries: LibraryRef[], detail?: string): boolean {
+    return this.record(job, "done", undefined, (now) => deliveries.recordDone(this.ctx, job, libraries, now, detail));
   }
 
   /**
    * A delivery the target accepted: `done`, or `confirming` when the
    * after-scan work (confirmation, analyze, empty trash) follows it.
    */
-  recordDelivered(job: DeliveryJob, libraries: LibraryRef[], confirming: boolean): boolean {
-    if (!confirming) return this.recordDone(job, libraries);
+  recordDelivered(job: DeliveryJob, libraries: LibraryRef[], confirming: boolean, detail?: string): boolean {
+    if (!confirming) return this.recordDone(job, libraries, detail);
     return this.record(job, "confirming", undefined, (now) => recordConfirming(this.ctx, this.cst, job, libraries, now));
   }
 

@@ -219,7 +219,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     const work = before
       // The anchors are looked at again right before each scan call, after the claim: a pass
       // seen before it (anchorsOk) lets work be claimed, never sent.
-      .then(() => deliverFolder(dt, job, ready))
+      .then(() => deliverFolder(dt, job, ready, { refreshAfterConfirmation: around?.confirms(target.name) ?? false }))
       .then((outcome) => {
         if (!detached) completed.push({ dt, job, outcome, mark });
       })

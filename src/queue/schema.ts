@@ -144,7 +144,15 @@ const MIGRATIONS: string[] = [
     INSERT INTO scan_count (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1;
   END;
   `,
-  // 5: what \`scanarr status\` and the reasons need. Each path a request named,
+  // 5: item refresh (docs/item-refresh.md). A file whose item is refreshed
+  // (a sidecar's video, a file replaced in place) is marked; a scan asked
+  // only for sidecars needs no folder scan where the target knows the items
+  // (scan_folder 0), until any other request merges into it.
+  `
+  ALTER TABLE scan_queue ADD COLUMN scan_folder INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE scan_file ADD COLUMN refresh INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 6: what \`scanarr status\` and the reasons need. Each path a request named,
   // as the source named it and as mapped (with the SERVER_PATH_MAPPINGS key
   // that mapped it), kept with the scan that took it in (one row per path and
   // scan: a repeated request counts up). What holds every delivery back now

@@ -17,10 +17,12 @@ export function prepareStatements(db: Database) {
       "SELECT * FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?",
     ),
     scanById: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
-    insertScan: p<[string, number, number, string, string, number, number, number]>(
-      `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at)
-       VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?)`,
+    insertScan: p<[string, number, number, string, string, number, number, number, number]>(
+      `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder)
+       VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // A request that is not only sidecars merged in: the folder is scanned.
+    needFolderScan: p<[number]>("UPDATE scan_queue SET scan_folder = 1 WHERE id = ? AND scan_folder = 0"),
     updateMerged: p<[number, number, number, number, number, string, string, number]>(
       `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, first_requested_at = ?, last_requested_at = ?,
        source = ?, event = ?, state = 'open' WHERE id = ?`,
@@ -48,7 +50,7 @@ export function prepareStatements(db: Database) {
     ),
     claimable: p<[string, number, number, number]>(
       `SELECT d.id AS deliveryId, d.scan_id AS scanId, s.folder AS folder, d.target AS target, d.attempts AS attempts,
-       s.first_requested_at AS firstRequestedAt, s.source AS source, s.event AS event
+       s.first_requested_at AS firstRequestedAt, s.source AS source, s.event AS event, s.scan_folder AS scanFolder
        FROM scan_delivery d INDEXED BY scan_delivery_claim JOIN scan_queue s ON s.id = d.scan_id
        WHERE d.state = 'pending' AND d.target = ? AND d.priority = ? AND d.due_at <= ?
        ORDER BY d.due_at, d.id LIMIT ?`,
@@ -74,9 +76,9 @@ export function prepareStatements(db: Database) {
     nextLeaseEnd: p<[]>("SELECT MIN(lease_until) AS at FROM scan_delivery INDEXED BY scan_delivery_lease WHERE state = 'delivering'"),
     // Recording an outcome needs the claim still to be ours: a claim whose
     // lease ran out went back to pending and may be someone else's by now.
-    markDone: p<[string | null, number, number, number, string]>(
+    markDone: p<[string | null, number, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'done', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
-       last_error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
+       detail = COALESCE(?, detail), last_error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
     markRetry: p<[number, number, string, string | null, number, number, string]>(
       `UPDATE scan_delivery SET state = 'pending', attempts = attempts + 1, retry_at = ?,
@@ -100,7 +102,7 @@ export function prepareStatements(db: Database) {
        WHERE state IN ('waiting', 'pending', 'delivering', 'confirming') AND target NOT IN (SELECT value FROM json_each(?))
        RETURNING scan_id AS scanId`,
     ),
-    importsOf: p<[number]>("SELECT path, deletion FROM scan_file WHERE scan_id = ? ORDER BY path"),
+    importsOf: p<[number]>("SELECT path, deletion, refresh FROM scan_file WHERE scan_id = ? ORDER BY path"),
     deliveryStates: p<[number]>("SELECT state, COUNT(*) AS n FROM scan_delivery WHERE scan_id = ? GROUP BY state"),
     nextDue: p<[string]>(
       "SELECT MIN(due_at) AS at FROM scan_delivery INDEXED BY scan_delivery_next WHERE state = 'pending' AND target = ?",

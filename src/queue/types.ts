@@ -122,6 +122,10 @@ export interface DeliveryJob {
   firstRequestedAt: number;
   /** Imports the request named (media-server paths), when the scan deleted nothing; a target may narrow its scan to them. */
   files: string[];
+  /** Named files whose items are refreshed where the target can (sidecars, files replaced in place; docs/item-refresh.md). */
+  refresh?: string[];
+  /** False when only sidecars were asked for: a target that knows all their items refreshes them and scans nothing. */
+  scanFolder?: boolean;
   /** Source and event of the scan's latest request (for the before-scan hook). */
   source?: string;
   event?: string;

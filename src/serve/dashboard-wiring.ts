@@ -50,6 +50,7 @@ export function wireDashboard(deps: DashboardWiringDeps): DashboardWiring {
         targets: targets.map((b) => ({
           name: b.target.name,
           toTargetPath: b.toTargetPath,
+          ...(b.explainTargetPath ? { explainTargetPath: b.explainTargetPath } : {}),
           libraries: b.libraries.knownLibraries() ?? { error: "not read yet (the target has not answered since the start)" },
         })),
       }),

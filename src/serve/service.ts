@@ -7,7 +7,7 @@ import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
 import { createIngest } from "../ingest/pipeline.js";
-import { createPathMapper } from "../paths/mapper.js";
+import { createServerMapper, createSourceTable } from "../ingest/sources.js";
 import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/database.js";
 import { startCheckpointer, type Checkpointer } from "../queue/checkpointer.js";
 import { createStorageWatch } from "../queue/storage-watch.js";
@@ -88,7 +88,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   const { config, logger, clock } = deps;
   const { db } = opened;
   const database = deps.paths.database;
-  const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS);
+  const mapper = createServerMapper(config);
   const shutdown = new AbortController();
   const targets = buildAll(deps, shutdown.signal);
   const mount = createMountSafety(config, { logger, clock });
@@ -159,9 +159,11 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   let watch: WatchHandle | undefined;
   // The one way in for every source: webhooks, manual scans, /triggers, the watchers and drive monitoring.
   const catalog = catalogOfTargets(targets);
+  const sources = createSourceTable(config);
   const ingest = createIngest({
     mapper,
     ignoreList: config.SERVER_IGNORE_LIST,
+    sources,
     catalog,
     sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage),
     logger,
@@ -183,7 +185,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       databaseProblem: storage.problem,
     });
   const wiring = wireDashboard({ config, db, clock, queue, mapper, targets, status, health, anchors });
-  const compat = createCompatDeps(config, { clock, catalog });
+  const compat = createCompatDeps(config, { clock, catalog, sources });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
     pass: config.SERVER_PASS,
@@ -252,11 +254,13 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   });
   storage.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
+  // The drive's own SOURCES rewrites decide which files have a media-server path, as the pipeline will map them.
+  const driveMapper = sources.settingsFor("drive")?.mapper ?? mapper;
   drive = await startDriveWiring({
     config,
     db,
     ingest,
-    mapper,
+    mapper: driveMapper,
     tokenFile: deps.paths.tokenFile,
     remoteTokenFile: deps.paths.remoteTokenFile,
     env: deps.env,

@@ -1,5 +1,5 @@
 import { TargetFatalError, TargetNothingToDoError, type Library } from "../domain.js";
-import { ArrClient, type ArrApp } from "./arr-client.js";
+import { ArrClient, type ArrTargetApp } from "./arr-client.js";
 import { ArrItemIndex } from "./arr-items.js";
 import { CachedTarget } from "./cached-target.js";
 import { keyClientOptionsOf, type TargetFactory } from "./factory.js";
@@ -56,7 +56,7 @@ export class ArrTarget extends CachedTarget {
 }
 
 /** The factory of TYPE "sonarr" or "radarr": URL and TOKEN (the app's API key). */
-export function arrTargetFactory(app: ArrApp): TargetFactory {
+export function arrTargetFactory(app: ArrTargetApp): TargetFactory {
   return (entry, deps) => {
     const api = new ArrClient({ app, ...keyClientOptionsOf(entry, deps) });
     return new ArrTarget({ name: entry.entry.NAME, api, clock: deps.clock, logger: deps.logger });

@@ -2,7 +2,8 @@ import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import { createPathMapper } from "../paths/mapper.js";
+import { createPathMapper, type PathMapper } from "../paths/mapper.js";
+import { createRewriter } from "../paths/rewrite.js";
 import type { TargetBuildDeps } from "./factory.js";
 import { LibraryCache } from "./library-cache.js";
 import { createScannerTargetFromConfig } from "./plex-scanner/scanner-target.js";
@@ -25,7 +26,8 @@ export function buildTargets(config: Config, deps: TargetBuildDeps): TargetRunti
     if (!entry.ENABLED) return;
     const at = `TARGETS[${i}]`;
     const target = TARGET_FACTORIES[entry.TYPE]({ entry, at }, deps);
-    built.push(assemble(target, target.libraries, mapperFor(entry.PATH_MAPPINGS, `${at}.PATH_MAPPINGS`)));
+    const rewriter = createRewriter([{ rules: entry.REWRITES ?? [], at: `${at}.REWRITES` }]);
+    built.push(assemble(target, target.libraries, mapperFor(entry.PATH_MAPPINGS, `${at}.PATH_MAPPINGS`, rewriter)));
   });
   return built;
 }
@@ -35,7 +37,7 @@ export function buildTargets(config: Config, deps: TargetBuildDeps): TargetRunti
  * runs it: a LibraryCache over its listLibraries(), its own path form.
  */
 export function runtimeOfTarget(target: Target, tuning: { clock?: Clock; logger?: Logger } = {}): TargetRuntime {
-  return assemble(target, new LibraryCache({ ...tuning, name: target.name, fetch: () => target.listLibraries() }), identity);
+  return assemble(target, new LibraryCache({ ...tuning, name: target.name, fetch: () => target.listLibraries() }), undefined);
 }
 
 function buildFlatPlex(config: Config, deps: TargetBuildDeps): TargetRuntime {
@@ -46,23 +48,25 @@ function buildFlatPlex(config: Config, deps: TargetBuildDeps): TargetRuntime {
     return runtimeOfTarget(scanner, { clock, logger });
   }
   const plex = createPlexTarget(config, { clock, logger, fetch: deps.fetch, timeoutMs: deps.timeoutMs });
-  return assemble(plex, plex.libraries, identity);
+  return assemble(plex, plex.libraries, undefined);
 }
 
-function assemble(target: Target, libraries: LibraryCache, toTargetPath: (path: string) => string): TargetRuntime {
-  return {
+function assemble(target: Target, libraries: LibraryCache, mapper: PathMapper | undefined): TargetRuntime {
+  const runtime: TargetRuntime = {
     target,
     libraries,
-    toTargetPath,
+    toTargetPath: mapper ? (path) => mapper.toServerPath(path) : identity,
     start: () => libraries.start(),
     stop: () => libraries.stop(),
   };
+  if (mapper) runtime.explainTargetPath = (path) => mapper.explain(path);
+  return runtime;
 }
 
-function mapperFor(mappings: Record<string, string[]>, label: string): (path: string) => string {
-  if (Object.keys(mappings).length === 0) return identity;
-  const mapper = createPathMapper(mappings, label);
-  return (path) => mapper.toServerPath(path);
+/** The target's REWRITES, then its PATH_MAPPINGS; undefined (the media-server path as it is) without either. */
+function mapperFor(mappings: Record<string, string[]>, label: string, rewriter: ReturnType<typeof createRewriter>): PathMapper | undefined {
+  if (Object.keys(mappings).length === 0 && !rewriter) return undefined;
+  return createPathMapper(mappings, label, rewriter);
 }
 
 function identity(path: string): string {

@@ -1,6 +1,7 @@
 import type { Library } from "../domain.js";
-import { HttpClient, isFields } from "./http-client.js";
+import { HttpClient } from "./http-client.js";
 import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./media-browser.js";
+import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./media-browser-items.js";
 
 /** How a Jellyfin or Emby client is set up from a TARGETS entry. */
 export interface MediaBrowserApiOptions {
@@ -38,7 +39,7 @@ export interface MediaBrowserSettings {
  * library list and `POST /Library/Media/Updated`. Each server's client
  * supplies its base path, its auth header and its library endpoint.
  */
-export class MediaBrowserClient {
+export class MediaBrowserClient implements ItemApi {
   readonly where: string;
   protected readonly http: HttpClient;
   private readonly settings: MediaBrowserSettings;
@@ -69,20 +70,8 @@ export class MediaBrowserClient {
    * matches them with the *arr apps' folders.
    */
   async listItemPaths(library: Library, limit: number): Promise<string[]> {
-    const action = `list the items of library ${library.title}`;
-    const query = new URLSearchParams({
-      ParentId: library.id,
-      Recursive: "true",
-      Fields: "Path",
-      IncludeItemTypes: "Series,Movie,MusicArtist,MusicAlbum,Audio,Book",
-      Limit: String(limit),
-    });
-    const answer = await this.http.call("GET", `/Items?${query.toString()}`, action);
-    return this.http.readJson(answer, action, (data) => {
-      const items = isFields(data) && Array.isArray(data.Items) ? data.Items : undefined;
-      if (!items) throw new Error("the answer has no Items list");
-      return items.flatMap((item) => (isFields(item) && typeof item.Path === "string" && item.Path !== "" ? [item.Path] : []));
-    });
+    const page = await this.listItems(library.id, 0, limit, ["Series", "Movie", "MusicArtist", "MusicAlbum", "Audio", "Book"]);
+    return page.items.map((item) => item.path);
   }
 
   /**
@@ -94,6 +83,18 @@ export class MediaBrowserClient {
     await this.http.call("POST", "/Library/Media/Updated", "take a scan report (an empty one, to check the key)", {
       json: mediaUpdatedBody([]),
     });
+  }
+
+  /** One page of a library's items with their paths (media-browser-items.ts). */
+  async listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage> {
+    const action = `list the items of library ${parentId}`;
+    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, types), action);
+    return this.http.readJson(answer, action, readItemPage);
+  }
+
+  /** `POST /Items/{id}/Refresh`; 204 on success. */
+  async refreshItem(id: string): Promise<void> {
+    await this.http.call("POST", refreshQuery(id), `refresh item ${id}`);
   }
 
   /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */

@@ -55,9 +55,20 @@ export function deleting(reader: EventReader): EventReader {
   return (payload) => asDeleted(reader(payload));
 }
 
-/** A file event plus, for upgrades, the files it replaced. */
+/**
+ * A file event plus, for upgrades, the files it replaced. A replaced file
+ * with the new file's own path (Radarr and Sonarr list it in both when the
+ * name did not change) was replaced in place: it is an import whose item is
+ * refreshed, never a deletion.
+ */
 export function withDeletedFiles(reader: EventReader): EventReader {
-  return (payload) => [...reader(payload), ...readDeletedFiles(payload)];
+  return (payload) => {
+    const imported = reader(payload);
+    const importedPaths = new Set(imported.map((p) => p.path));
+    const deleted = readDeletedFiles(payload);
+    const inPlace = new Set(deleted.filter((d) => importedPaths.has(d.path)).map((d) => d.path));
+    return [...imported.map((p) => (inPlace.has(p.path) ? { ...p, refresh: true } : p)), ...deleted.filter((d) => !inPlace.has(d.path))];
+  };
 }
 
 function findEvent(names: readonly string[], eventType: string): string | undefined {
@@ -69,7 +80,7 @@ function findEvent(names: readonly string[], eventType: string): string | undefi
 function dedupe(paths: RequestedPath[]): RequestedPath[] {
   const seen = new Set<string>();
   return paths.filter((entry) => {
-    const key = `${entry.kind}\0${entry.deleted ? 1 : 0}\0${entry.path}`;
+    const key = `${entry.kind}\0${entry.deleted ? 1 : 0}\0${entry.refresh ? 1 : 0}\0${entry.path}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,10 +1,12 @@
-import { getField, type JsonObject } from "./read.js";
+import { getField, readSwitchValue, type JsonObject } from "./read.js";
 import type { TriggerResult } from "./types.js";
 
 /**
  * `eventType=Manual&filepath=...` from the manual page or `curl -d`, or the
  * same two fields as JSON. Whether it names a file or a folder is left to the
- * server, which can only tell once the path is mapped.
+ * server, which can only tell once the path is mapped. `refresh` (true, 1)
+ * says the file was replaced in place: its item is refreshed too
+ * (docs/item-refresh.md).
  */
 export function parseManual(body: JsonObject): TriggerResult {
   const filepath = getField(body, "filepath");
@@ -13,5 +15,13 @@ export function parseManual(body: JsonObject): TriggerResult {
   }
   if (typeof filepath !== "string") return { kind: "invalid", reason: "filepath must be a string" };
   if (filepath.trim() === "") return { kind: "invalid", reason: "filepath is empty" };
-  return { kind: "scan", source: "manual", event: "Manual", paths: [{ path: filepath, kind: "unknown" }] };
+  const refresh = getField(body, "refresh");
+  const replaced = refresh === undefined || refresh === null ? false : readSwitchValue(refresh);
+  if (replaced === undefined) return { kind: "invalid", reason: "refresh must be true, false, 1 or 0" };
+  return {
+    kind: "scan",
+    source: "manual",
+    event: "Manual",
+    paths: [{ path: filepath, kind: "unknown", ...(replaced ? { refresh: true } : {}) }],
+  };
 }

@@ -1,4 +1,5 @@
 import { controlCharacterIn, quotePath } from "../paths/index.js";
+import { readSwitchValue } from "./read.js";
 import type { RequestedPath, TriggerResult } from "./types.js";
 
 /** A SHA-256 digest as autopulse's `hash` parameter carries it. */
@@ -13,7 +14,9 @@ export interface QueryRequest {
 /**
  * The query forms other scan services accept: autoscan's `?dir=a&dir=b`
  * (folders) and autopulse's `?path=<file or folder>&hash=<sha256>`. Both may
- * be repeated; `hash` is only meaningful with a single `path`.
+ * be repeated; `hash` is only meaningful with a single `path`. `refresh=1`
+ * says the named files were replaced in place (a remux): their items are
+ * refreshed as well as their folders scanned (docs/item-refresh.md).
  */
 export function parseQueryPaths(params: URLSearchParams): QueryRequest {
   const dirs = params.getAll("dir");
@@ -30,6 +33,9 @@ export function parseQueryPaths(params: URLSearchParams): QueryRequest {
   for (const dir of dirs) add(dir, "folder");
   for (const file of files) add(file, "unknown");
   const invalid = (reason: string): QueryRequest => ({ result: { kind: "invalid", reason } });
+  const refresh = readSwitch(params.getAll("refresh"));
+  if (refresh === undefined) return invalid("refresh must be 1, true, 0 or false");
+  if (refresh) for (const entry of paths) if (entry.kind !== "folder") entry.refresh = true;
   if (paths.length === 0) return invalid("no dir or path parameter: nothing to scan");
   const blank = paths.find((p) => p.path.trim() === "");
   if (blank) return invalid("a dir or path parameter is empty");
@@ -43,4 +49,11 @@ export function parseQueryPaths(params: URLSearchParams): QueryRequest {
   const hash = hashes[0] ?? "";
   if (!SHA256_HEX.test(hash)) return invalid("hash must be a SHA-256 digest: 64 hexadecimal characters");
   return { result, sha256: hash.toLowerCase() };
+}
+
+/** An on/off query parameter: absent is off; given more than once, every value must agree. */
+function readSwitch(values: readonly string[]): boolean | undefined {
+  const read = values.map(readSwitchValue);
+  if (read.some((v) => v === undefined) || new Set(read).size > 1) return undefined;
+  return read[0] ?? false;
 }

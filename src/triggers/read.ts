@@ -35,6 +35,16 @@ export function readOptionalObject(object: JsonObject, key: string, where: strin
   return value;
 }
 
+/**
+ * An on/off value as a form, a query or JSON carries it: true/false, or the
+ * strings 1, 0, true, false (any case); undefined for anything else.
+ */
+export function readSwitchValue(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value !== "string") return undefined;
+  return /^(1|true)$/i.test(value) ? true : /^(0|false)$/i.test(value) ? false : undefined;
+}
+
 function join(where: string, key: string): string {
   return where === "" ? key : `${where}.${key}`;
 }

@@ -57,6 +57,28 @@ describe("scanarr doctor against the loopback Plex", () => {
     ]);
   });
 
+  it("checks where each rewrite's results land: the fixed start of its TO, mapped, in a library", async () => {
+    const { dir } = await installFor(plex.url, plex.token, {
+      SERVER_PATH_REWRITES: [{ FROM: "^/archive/(\\d{4})/([^/]+)/", TO: "/movies/$2 ($1)/" }],
+      SOURCES: { sonarr: { REWRITES: [{ FROM: "^/srv/(.*)", TO: "/data/TV/$1" }] } },
+    });
+    const { checks } = await doctor(dir);
+    expect(checks.filter((c) => c.name.startsWith("rewrite "))).toEqual([
+      {
+        name: "rewrite SERVER_PATH_REWRITES[0]",
+        ok: true,
+        detail: "its TO starts with /movies/, so /data/Movies/ is inside Movies (plex: /data/Movies)",
+      },
+      {
+        name: "rewrite SOURCES.sonarr.REWRITES[0]",
+        ok: false,
+        detail: expect.stringMatching(
+          /^its TO starts with \/data\/TV\/, so \/data\/TV\/ is in no library.*did you mean "\/data\/TV-Shows\/"\?$/,
+        ),
+      },
+    ]);
+  });
+
   it("flags a list entry without its leading slash", async () => {
     const { dir } = await installFor(plex.url, plex.token, {
       SERVER_PATH_MAPPINGS: { "/data/Movies/": ["mnt/unionfs/Movies/", "My Drive/Movies/"] },

@@ -50,4 +50,25 @@ describe("scanarr map against a running Plex", () => {
     });
     expect(trace?.targets[0]?.why).toMatch(/^libraries unknown: Plex at http:\/\/127\.0\.0\.1:\d+ refused the token \(401\)/);
   });
+
+  it("traces as a source with --source: its rewrite, the mapping, its filter", async () => {
+    const { dir } = await installFor(plex.url, plex.token, {
+      SOURCES: { sonarr: { REWRITES: [{ FROM: "^/srv/(?P<show>[^/]+)/S(\\d+)/", TO: "/tv/${show}/Season $2/" }], EXCLUDE: ["/Extras/"] } },
+    });
+    const kept = await runCli(["--install-dir", dir, "map", "--source", "sonarr", "/srv/Lost/S01/e01.mkv"]);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain(
+      'rewrite  /tv/Lost/Season 01/e01.mkv  (SOURCES.sonarr.REWRITES[0]: "^/srv/(?P<show>[^/]+)/S(\\\\d+)/" -> "/tv/${show}/Season $2/")',
+    );
+    expect(kept.stdout).toContain("plex     TV Shows (section 2, folder /data/TV-Shows)");
+    const dropped = await runCli(["--install-dir", dir, "map", "--source", "sonarr", "/srv/Lost/S01/Extras/x.mkv"]);
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toContain('filtered excluded by SOURCES.sonarr.EXCLUDE[0] "/Extras/": not scanned');
+    // Without --source the path is what any source would send: no rule of Sonarr's applies.
+    const plain = await runCli(["--install-dir", dir, "map", "/srv/Lost/S01/e01.mkv"]);
+    expect(plain.stdout).not.toContain("rewrite");
+    const unknown = await runCli(["--install-dir", dir, "map", "--source", "sonar", "/tv/x"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--source "sonar": no source has this name');
+  });
 });

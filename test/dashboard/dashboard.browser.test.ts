@@ -116,4 +116,17 @@ describe.skipIf(!runBrowserTests)("the dashboard in a real browser", () => {
     expect(trace).toContain("folder to scan: /data/Movies/Arrival (2016)");
     expect(trace).toContain("plex: /data/Movies/Arrival (2016) → library Movies (/data/Movies)");
   });
+
+  it("shows which regular-expression rewrite changed the path", async () => {
+    t = await startTestService({ SERVER_PATH_REWRITES: [{ FROM: "^/archive/(\\d{4})/([^/]+)/", TO: "/movies/$2 ($1)/" }] });
+    const page = await browser.newPage();
+    await page.goto(t.base);
+    await page.fill("#trace-path", "/archive/2016/Arrival/Arrival.mkv");
+    await Promise.all([page.waitForNavigation(), page.click("#tester button")]);
+    const trace = await page.textContent("#trace");
+    expect(trace).toContain(
+      "rewritten by SERVER_PATH_REWRITES[0] (^/archive/(\\d{4})/([^/]+)/ → /movies/$2 ($1)/): /movies/Arrival (2016)/Arrival.mkv",
+    );
+    expect(trace).toContain("plex: /data/Movies/Arrival (2016) → library Movies (/data/Movies)");
+  });
 });

@@ -1,6 +1,14 @@
 import type { ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, readMediaUpdated, renderItems, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import {
+  DEFAULT_MEDIA_LIBRARIES,
+  FakeItems,
+  libraryIndexOf,
+  readMediaUpdated,
+  refreshedItemId,
+  type FakeLibrary,
+  type RecordedUpdate,
+} from "./media-browser.js";
 
 export interface FakeEmbyOptions {
   token?: string;
@@ -25,6 +33,10 @@ export interface FakeEmby {
   readonly emptyUpdates: number;
   /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeEmbyRequest[];
+  /** Items with paths (`GET /Items`, by a library's `Id`) and the recorded `POST /Items/{id}/Refresh` calls. */
+  items: FakeItems;
+  /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
+  addItem(path: string): string;
   setLibraries(libraries: FakeLibrary[]): void;
   setAvailability(next: Availability): Promise<void>;
   waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
@@ -45,6 +57,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   let emptyUpdates = 0;
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
+  const items = new FakeItems();
+  for (const [index, library] of libraries.entries()) for (const path of library.items ?? []) items.add(mediaFolderId(index), path);
 
   const identify = ({ req, url }: FakeRequest) => {
     const underEmby = /^\/emby(\/|$)/i.test(url.pathname);
@@ -61,14 +75,17 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     const { path, tokenIn } = identify(request);
     const route = `${req.method} ${path}`;
     if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0" });
-    if (!KNOWN_ROUTES.has(route)) return sendJson(res, 404);
+    const original = /^\/emby(\/|$)/i.test(request.url.pathname) ? request.url.pathname.slice(5) : request.url.pathname;
+    const refreshId = req.method === "POST" ? refreshedItemId(path, original) : undefined;
+    if (!KNOWN_ROUTES.has(route) && refreshId === undefined) return sendJson(res, 404);
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
+    if (route === "GET /items") return items.answerList(request, res);
+    if (refreshId !== undefined) {
+      items.answerRefresh(request, res, refreshId);
+      return waiter.notify();
+    }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
-    if (route === "GET /items") {
-      const items = renderItems(request.url, libraries, (_, index) => mediaFolderId(index));
-      return sendJson(res, items.status, items.body);
-    }
     const read = readMediaUpdated(request);
     if ("status" in read) return sendProblem(res, read.status, read.title);
     if (read.updates.length === 0) emptyUpdates += 1;
@@ -86,6 +103,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
       return emptyUpdates;
     },
     requests,
+    items,
+    addItem: (path) => items.add(mediaFolderId(libraryIndexOf(libraries, path)), path),
     setLibraries(next) {
       libraries = next;
     },

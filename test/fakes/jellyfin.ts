@@ -1,6 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
-import { DEFAULT_MEDIA_LIBRARIES, field, readMediaUpdated, renderItems, type FakeLibrary, type RecordedUpdate } from "./media-browser.js";
+import {
+  DEFAULT_MEDIA_LIBRARIES,
+  FakeItems,
+  libraryIndexOf,
+  field,
+  readMediaUpdated,
+  refreshedItemId,
+  type FakeLibrary,
+  type RecordedUpdate,
+} from "./media-browser.js";
 
 export interface FakeJellyfinOptions {
   /** An API key: every endpoint. */
@@ -38,6 +47,10 @@ export interface FakeJellyfin {
   scanPathCalls: string[];
   /** Every request that arrived, answered or not (down, hanging). */
   requests: FakeJellyfinRequest[];
+  /** Items with paths (`GET /Items`) and the recorded `POST /Items/{id}/Refresh` calls. */
+  items: FakeItems;
+  /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
+  addItem(path: string): string;
   setLibraries(libraries: FakeLibrary[]): void;
   setPlugin(installed: boolean): void;
   /** Makes ScanPath answer `status` for `path` (Created by default). */
@@ -67,6 +80,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   const scanPathCalls: string[] = [];
   const requests: FakeJellyfinRequest[] = [];
   const waiter = createWaiter();
+  const items = new FakeItems();
+  for (const library of libraries) for (const path of library.items ?? []) items.add(library.id, path);
 
   const identify = ({ req, url }: FakeRequest) => {
     const presented = readToken(req, url, options.legacyAuthorization ?? false);
@@ -81,17 +96,21 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     const { who } = identify(request);
     const route = `${req.method} ${url.pathname.toLowerCase()}`;
     if (route === "GET /system/info/public") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0" });
-    if (!KNOWN_ROUTES.has(route) && !(plugin && route === "POST /library/scanpath")) return sendJson(res, 404);
+    const refreshId = req.method === "POST" ? refreshedItemId(url.pathname.toLowerCase(), url.pathname) : undefined;
+    if (!KNOWN_ROUTES.has(route) && !(plugin && route === "POST /library/scanpath") && refreshId === undefined) return sendJson(res, 404);
     if (who === "none") return sendProblem(res, 401, "Unauthorized");
+    if (route === "GET /items") return items.answerList(request, res);
+    if (refreshId !== undefined) {
+      // Refreshing an item is an administrator's action (RequiresElevation).
+      if (who !== "admin") return sendProblem(res, 403, "Forbidden");
+      items.answerRefresh(request, res, refreshId);
+      return waiter.notify();
+    }
     if (route === "GET /library/virtualfolders") {
       if (who !== "admin") return sendProblem(res, 403, "Forbidden");
       return sendJson(res, 200, libraries.map(renderVirtualFolder));
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0", Id: "fakejellyfin" });
-    if (route === "GET /items") {
-      const items = renderItems(url, libraries);
-      return sendJson(res, items.status, items.body);
-    }
     if (route === "POST /library/media/updated") {
       const read = readMediaUpdated(request);
       if ("status" in read) return sendProblem(res, read.status, read.title);
@@ -115,6 +134,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     scanPaths,
     scanPathCalls,
     requests,
+    items,
+    addItem: (path) => items.add((libraries[libraryIndexOf(libraries, path)] as FakeLibrary).id, path),
     setLibraries(next) {
       libraries = next;
     },

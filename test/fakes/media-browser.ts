@@ -1,4 +1,5 @@
-import type { FakeRequest } from "./loopback.js";
+import type { ServerResponse } from "node:http";
+import { sendJson, sendProblem, type FakeRequest } from "./loopback.js";
 
 /** A library as the Jellyfin and Emby fakes serve it. */
 export interface FakeLibrary {
@@ -61,25 +62,70 @@ export const DEFAULT_MEDIA_LIBRARIES: FakeLibrary[] = [
 ];
 
 /**
- * `GET /Items?ParentId=<library id>&Recursive=true&Fields=Path`: the items
- * under a library, each with its `Path` when `Fields` asks for it (both
- * servers leave Path out otherwise); paging by StartIndex and Limit.
+ * The items of a Jellyfin or Emby fake with their paths: `GET /Items` pages
+ * through a library's items (ParentId, Recursive, StartIndex, Limit; `Path`
+ * only with `Fields=Path`, as the real servers leave it out otherwise), and
+ * `POST /Items/{id}/Refresh` is recorded (404 for an unknown id).
  */
-export function renderItems(
-  url: URL,
-  libraries: readonly FakeLibrary[],
-  idOf: (library: FakeLibrary, index: number) => string = (library) => library.id,
-): { status: number; body: unknown } {
-  const query = new Map([...url.searchParams].map(([k, v]) => [k.toLowerCase(), v]));
-  const parent = query.get("parentid");
-  const library = libraries.find((l, i) => idOf(l, i) === parent);
-  if (parent !== undefined && !library) return { status: 400, body: { title: "Bad Request", status: 400 } };
-  const all = (library ? [library] : libraries).flatMap((l) => (l.items ?? []).map((path, i) => ({ path, id: `${l.id}-${i}` })));
-  const withPath = (query.get("fields") ?? "").split(",").some((f) => f.trim().toLowerCase() === "path");
-  const start = Number(query.get("startindex") ?? 0);
-  const limit = Number(query.get("limit") ?? all.length);
-  const page = all
-    .slice(start, start + limit)
-    .map((item) => ({ Name: item.path.split("/").pop(), Id: item.id, ...(withPath ? { Path: item.path } : {}) }));
-  return { status: 200, body: { Items: page, TotalRecordCount: all.length, StartIndex: start } };
+export class FakeItems {
+  /** Path → item id, per library id. */
+  private readonly byLibrary = new Map<string, Map<string, string>>();
+  private next = 1;
+  /** Ids of accepted `POST /Items/{id}/Refresh` calls, in order, with their query. */
+  readonly refreshes: Array<{ id: string; query: string }> = [];
+  /** Every `GET /Items` call's StartIndex, in order. */
+  readonly listings: number[] = [];
+
+  add(libraryId: string, path: string): string {
+    const items = this.byLibrary.get(libraryId) ?? new Map<string, string>();
+    this.byLibrary.set(libraryId, items);
+    const known = items.get(path);
+    if (known) return known;
+    const id = `${(this.next++).toString(16).padStart(32, "0")}`;
+    items.set(path, id);
+    return id;
+  }
+
+  idOf(path: string): string | undefined {
+    for (const items of this.byLibrary.values()) if (items.has(path)) return items.get(path);
+    return undefined;
+  }
+
+  answerList({ url }: FakeRequest, res: ServerResponse): void {
+    // Both servers read query names in any case.
+    const query = new Map([...url.searchParams].map(([k, v]) => [k.toLowerCase(), v]));
+    const parent = query.get("parentid");
+    const start = Number(query.get("startindex") ?? 0);
+    const limit = Number(query.get("limit") ?? 100_000);
+    this.listings.push(start);
+    const withPath = (query.get("fields") ?? "").split(",").some((f) => f.trim().toLowerCase() === "path");
+    const libraries = parent === undefined ? [...this.byLibrary.values()] : [this.byLibrary.get(parent) ?? new Map<string, string>()];
+    const items = libraries.flatMap((library) => [...library]);
+    const page = items
+      .slice(start, start + limit)
+      .map(([path, id]) => ({ Id: id, Name: path.split("/").pop(), Type: "Movie", ...(withPath ? { Path: path } : {}) }));
+    sendJson(res, 200, { Items: page, StartIndex: start });
+  }
+
+  answerRefresh({ url }: FakeRequest, res: ServerResponse, id: string): void {
+    const known = [...this.byLibrary.values()].some((items) => [...items.values()].includes(id));
+    if (!known) return sendProblem(res, 404, "Item not found");
+    this.refreshes.push({ id, query: url.search });
+    sendJson(res, 204);
+  }
+}
+
+/** The index of the library holding `path` (by whole components), for the fakes' addItem. */
+export function libraryIndexOf(libraries: readonly FakeLibrary[], path: string): number {
+  const index = libraries.findIndex((l) => l.locations.some((loc) => path.startsWith(`${loc.replace(/\/+$/, "")}/`)));
+  if (index < 0) throw new Error(`fake server: ${path} is in no library`);
+  return index;
+}
+
+/** The id in `/items/{id}/refresh` (lower-cased path), or undefined for any other path. */
+export function refreshedItemId(path: string, original: string): string | undefined {
+  const match = /^\/items\/([^/]+)\/refresh$/.exec(path);
+  if (!match) return undefined;
+  // Ids are hex: the original spelling is the lower-cased one.
+  return decodeURIComponent(/\/items\/([^/]+)\/refresh$/i.exec(original)?.[1] ?? match[1] ?? "");
 }

@@ -56,24 +56,32 @@ export function answerAll(ctx: LibraryContext, section: FakeSection): void {
   send(ctx.res, 200, ...renderContainer(ctx.req, page.length > 0 ? { ...container, Metadata: page } : container));
 }
 
+/** The folder view's `parent` ids, both ways (a section's root may list 50,000 folders). */
+export interface FolderIds {
+  byId: Map<string, string>;
+  byDir: Map<string, string>;
+}
+
 /**
  * `GET /library/sections/{id}/folder[?parent=N]`: Plex's folder view. The root
  * lists the one location's content, or each location by its full path when
  * there are several; `parent` ids are handed out per folder as Plex's
  * `directories` ids are.
  */
-export function answerFolder(ctx: LibraryContext, section: FakeSection, folderIds: Map<string, string>): void {
+export function answerFolder(ctx: LibraryContext, section: FakeSection, folderIds: FolderIds): void {
   const parent = ctx.url.searchParams.get("parent");
   const idOf = (dir: string): string => {
-    for (const [id, path] of folderIds) if (path === dir) return id;
-    const id = String(folderIds.size + 1);
-    folderIds.set(id, dir);
+    const known = folderIds.byDir.get(dir);
+    if (known !== undefined) return known;
+    const id = String(folderIds.byId.size + 1);
+    folderIds.byId.set(id, dir);
+    folderIds.byDir.set(dir, id);
     return id;
   };
   const folderEntry = (dir: string, title: string) => ({ key: `/library/sections/${section.key}/folder?parent=${idOf(dir)}`, title });
   let dir: string | undefined;
   if (parent !== null) {
-    dir = folderIds.get(parent);
+    dir = folderIds.byId.get(parent);
     if (dir === undefined || !section.locations.some((l) => isUnder(l, dir as string))) return send(ctx.res, 404, ...plexError(404));
   } else if (section.locations.length === 1) {
     dir = section.locations[0];

@@ -108,7 +108,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
   const refreshes: FakePlex["refreshes"] = [];
   const requests: FakePlexRequest[] = [];
   const waiters = new Set<() => void>();
-  const folderIds = new Map<string, string>();
+  const folderIds = { byId: new Map<string, string>(), byDir: new Map<string, string>() };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-plex");

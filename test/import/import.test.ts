@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/auth/password-hash.js";
 import { CONFIG_SCHEMA } from "../../src/config/schema.js";
+import { parseConfigText } from "../../src/config/load.js";
+import { createServerMapper, createSourceTable } from "../../src/ingest/sources.js";
 import { createPathMapper } from "../../src/paths/mapper.js";
 import { runCli, tempDir } from "../helpers/cli.js";
 
@@ -62,15 +64,29 @@ describe("scanarr import autoscan", () => {
   });
 
   it("maps every path the *arrs, A-Train and the watched folder send to Plex's path, as autoscan's two rewrites did", async () => {
-    const { config } = await importInto("autoscan", "autoscan-config.yml");
-    const mapper = createPathMapper(config.SERVER_PATH_MAPPINGS as Record<string, string[]>);
-    expect(mapper.toServerPath("/tv/Show/Season 1/e.mkv")).toBe("/data/TV/Show/Season 1/e.mkv");
-    expect(mapper.toServerPath("/tv4k/Show/Season 1")).toBe("/data/TV 4K/Show/Season 1");
-    expect(mapper.toServerPath("/movies/Film (2001)")).toBe("/data/Movies/Film (2001)");
-    expect(mapper.toServerPath("/music/Artist/Album")).toBe("/data/Music/Artist/Album");
-    expect(mapper.toServerPath("/Media/TV/Show")).toBe("/data/TV/Show");
-    expect(mapper.toServerPath("/mnt/local/Media/Movies/Film (2001)")).toBe("/data/Movies/Film (2001)");
-    expect(mapper.toServerPath("/mnt/unionfs/Media/Movies/Film (2001)")).toBe("/data/Movies/Film (2001)");
+    const { out } = await importInto("autoscan", "autoscan-config.yml");
+    const { config } = parseConfigText(readFileSync(out, "utf8"), out);
+    const sources = createSourceTable(config);
+    const server = createServerMapper(config);
+    const mapAs = (source: string, path: string) => (sources.settingsFor(source)?.mapper ?? server).toServerPath(path);
+    expect(mapAs("sonarr", "/tv/Show/Season 1/e.mkv")).toBe("/data/TV/Show/Season 1/e.mkv");
+    expect(mapAs("sonarr4k", "/tv4k/Show/Season 1")).toBe("/data/TV 4K/Show/Season 1");
+    expect(mapAs("radarr", "/movies/Film (2001)")).toBe("/data/Movies/Film (2001)");
+    // The year folders' regular expression, which the prefix mappings could not carry.
+    expect(mapAs("radarr", "/archive/2001/Film (2001)")).toBe("/data/Movies/Film (2001)");
+    expect(mapAs("lidarr", "/music/Artist/Album")).toBe("/data/Music/Artist/Album");
+    expect(mapAs("a-train", "/Media/TV/Show")).toBe("/data/TV/Show");
+    expect(mapAs("watch", "/mnt/local/Media/Movies/Film (2001)")).toBe("/data/Movies/Film (2001)");
+    expect(mapAs("manual", "/mnt/unionfs/Media/Movies/Film (2001)")).toBe("/data/Movies/Film (2001)");
+    expect(config.SOURCES).toEqual({
+      sonarr: { PRIORITY: -2 },
+      radarr: {
+        REWRITES: [
+          { FROM: "^/movies/", TO: "/mnt/unionfs/Media/Movies/" },
+          { FROM: "^/archive/(\\d{4})/(.*)$", TO: "/mnt/unionfs/Media/Movies/$2" },
+        ],
+      },
+    });
   });
 
   it("lists, line by line, what it could not convert", async () => {
@@ -79,9 +95,7 @@ describe("scanarr import autoscan", () => {
     expect(lines).toEqual([
       "  - scan-delay: scanarr has no pause between scans; not converted",
       "  - scan-stats: scanarr shows its queue at /<SERVER_PASS>/api/queue instead; not converted",
-      "  - triggers.sonarr[0].priority: scanarr ranks scans by folder (SERVER_SCAN_PRIORITIES), not by trigger; not converted",
       "  - triggers.bernard: use scanarr's drive monitoring (CLOUD, `scanarr authorize`); not converted",
-      '  - triggers.radarr[0].rewrite[1]: from "^/archive/(\\\\d{4})/(.*)$" is a regular expression, not a path prefix; not converted, add the mapping by hand',
     ]);
   });
 
@@ -130,16 +144,9 @@ describe("scanarr import autopulse", () => {
     expect(mapper.toServerPath("/tv/Show/Season 1")).toBe("/data/tv/Show/Season 1");
     expect(mapper.toServerPath("/movies4k/Film (2001)")).toBe("/data/movies4k/Film (2001)");
     expect(mapper.toServerPath("/media/done/x.mkv")).toBe("/data/done/x.mkv");
+    expect(config.SOURCES).toEqual({ sonarr: { DELAY: 30 } });
     const notConverted = result.stdout.split("\n").filter((l) => l.startsWith("  - "));
-    for (const where of [
-      "app.database_url",
-      "opts.check_path",
-      "triggers.sonarr.timer",
-      "triggers.sport",
-      "targets.plex.refresh",
-      "targets.tdarr",
-      "webhooks",
-    ]) {
+    for (const where of ["app.database_url", "opts.check_path", "triggers.sport", "targets.plex.refresh", "targets.tdarr", "webhooks"]) {
       expect(
         notConverted.some((l) => l.startsWith(`  - ${where}`)),
         where,

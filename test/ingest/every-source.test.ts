@@ -6,6 +6,7 @@
  * with the fake Plex, the fake Drive and two real watched folders.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
@@ -73,6 +74,8 @@ describe("one way in for every source", () => {
         },
         WATCH: [{ PATHS: [tv, other], MODE: "events", MIN_AGE: 0 }],
         CLOUD: fakeDriveCloud(fake.url, ["My Drive/Media/"], 3600),
+        // Drive monitoring's own filter (SOURCES); the other sources have none.
+        SOURCES: { drive: { EXCLUDE: ["/Excluded/"], PRIORITY: -1 } },
       },
       {
         beforeStart: writeFakeDriveToken,
@@ -181,5 +184,23 @@ describe("one way in for every source", () => {
     await t.service.drive?.pollNow();
     expect(logged("drive", inNoLibrary("/data/Other/Film (2004)"))).toMatchObject({ level: 40, result: "unmatched" });
     expect(stored("/data/Other/Film (2004)")).toBe(false);
+  });
+
+  it("drive monitoring: its SOURCES filter drops a file, the others are queued with its priority", async () => {
+    drive.addFile("d03.mkv", drive.addFolderPath("Excluded/Show", folders.tv));
+    drive.addFile("d03.mkv", drive.addFolderPath("Kept Show/Season 1", folders.tv));
+    await t.service.drive?.pollNow();
+    await waitFor(() => refreshed("/data/TV/Kept Show/Season 1"), 10_000, "the kept drive file's scan");
+    const accepted = logLines().find(
+      (l) => l.source === "drive" && Array.isArray(l.queued) && l.queued.includes("/data/TV/Kept Show/Season 1"),
+    );
+    expect(accepted?.ignored).toEqual(['My Drive/Media/TV/Excluded/Show/d03.mkv (excluded by SOURCES.drive.EXCLUDE[0] "/Excluded/")']);
+    expect(stored("/data/TV/Excluded/Show")).toBe(false);
+    const db = new Database(t.paths.database, { readonly: true, fileMustExist: true });
+    try {
+      expect(db.prepare("SELECT priority FROM scan_queue WHERE folder = ?").get("/data/TV/Kept Show/Season 1")).toEqual({ priority: -1 });
+    } finally {
+      db.close();
+    }
   });
 });

@@ -47,7 +47,8 @@ describe("scans per state", () => {
     if (job) queue.recordDone(job, []);
     // Back to the database as version 3 left it.
     db.exec(`DROP TRIGGER scan_count_insert; DROP TRIGGER scan_count_delete; DROP TRIGGER scan_count_state;
-             DROP TABLE scan_count; DROP TABLE scan_request; DROP TABLE scan_hold; DROP INDEX scan_queue_folder;
+             DROP TABLE scan_count; ALTER TABLE scan_queue DROP COLUMN scan_folder; ALTER TABLE scan_file DROP COLUMN refresh;
+             DROP TABLE scan_request; DROP TABLE scan_hold; DROP INDEX scan_queue_folder;
              DROP INDEX scan_queue_live_due; DROP INDEX scan_delivery_retrying; DELETE FROM scan_migrations WHERE version >= 4`);
     migrateQueue(db);
     expect(kept(db)).toEqual({ open: 2, done: 1 });

@@ -18,6 +18,21 @@ describe("manual requests", () => {
     if (result.kind === "scan") expect(result.paths[0]?.path).toBe("My Drive/Media/TV/Dark/Season 1");
   });
 
+  it("marks the file replaced in place when the body says refresh (Tdarr's web request), and refuses a refresh that is not on or off", () => {
+    for (const refresh of [true, "1", "true"]) {
+      expect(parseScanRequest({ eventType: "Manual", filepath: "/movies/Heat/Heat.mkv", refresh })).toMatchObject({
+        paths: [{ path: "/movies/Heat/Heat.mkv", kind: "unknown", refresh: true }],
+      });
+    }
+    expect(parseScanRequest({ eventType: "Manual", filepath: "/movies/Heat/Heat.mkv", refresh: false })).toMatchObject({
+      paths: [{ path: "/movies/Heat/Heat.mkv", kind: "unknown" }],
+    });
+    expect(parseScanRequest({ eventType: "Manual", filepath: "/m/Heat.mkv", refresh: "sure" })).toEqual({
+      kind: "invalid",
+      reason: "refresh must be true, false, 1 or 0",
+    });
+  });
+
   it("is invalid, not a server error, when filepath is missing", () => {
     expect(parseScanRequest({ eventType: "Manual" })).toEqual({
       kind: "invalid",

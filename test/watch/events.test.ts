@@ -100,6 +100,8 @@ describe("events mode", () => {
     await waitFor(() => pendingFiles().includes(file), 5_000, "a file written after the return");
     clock.advance(MIN_AGE);
     await watcher.tick();
-    expect(sink.requests).toEqual([{ folder: path.dirname(file), source: "watch", event: "Watch", files: [file] }]);
+    // A subtitle is a sidecar: its video's item is refreshed, no folder scan needed where the server holds it.
+    const asked = { folder: path.dirname(file), source: "watch", event: "Watch", files: [file], refresh: true, scanFolder: false };
+    expect(sink.requests).toEqual([asked]);
   });
 });

@@ -2,7 +2,9 @@ import type { Config, TriggerType } from "../../config/types.js";
 import type { LibraryCatalog } from "../../domain.js";
 import { libraryRootsOf } from "../../ingest/library-check.js";
 import type { Clock } from "../../lib/clock.js";
+import type { SourceTable } from "../../ingest/sources.js";
 import { createLocalPathMapper } from "../../paths/local.js";
+import type { PathMapper } from "../../paths/mapper.js";
 import { createBasicAuth, type BasicAuth } from "../../auth/basic-auth.js";
 import { createHashCheck, type HashCheck } from "./hash-check.js";
 
@@ -14,6 +16,8 @@ export interface CompatDeps {
   hashCheck: HashCheck;
   /** The locations of the libraries holding a media-server path (fetched once when unknown); undefined when they cannot be told. */
   libraryRoots(serverPath: string): Promise<string[] | undefined>;
+  /** The mapper of a /triggers/ name with SOURCES settings (its REWRITES); undefined: the server mapper. */
+  mapperOf?(name: string): PathMapper | undefined;
 }
 
 /** The names autoscan users' *arr connections already call. */
@@ -30,6 +34,8 @@ export interface CompatOptions {
   catalog?: LibraryCatalog;
   /** How long the hash check waits for a library refresh (3 s by default, as the library check). */
   refreshTimeoutMs?: number;
+  /** SOURCES, as the ingest pipeline has them. */
+  sources?: SourceTable;
 }
 
 /** Builds the routes' deps from the config: TRIGGERS over the built-in names, the login, the hash check (where SERVER_FILE_EXIST_PATH_MAPPINGS says scanarr sees the files). */
@@ -44,5 +50,6 @@ export function createCompatDeps(config: Config, options: CompatOptions): Compat
     }),
     hashCheck: createHashCheck({ toLocal: createLocalPathMapper(config.SERVER_FILE_EXIST_PATH_MAPPINGS) }),
     libraryRoots: (serverPath) => libraryRootsOf(serverPath, options.catalog, options.refreshTimeoutMs ?? 3_000),
+    mapperOf: (name) => options.sources?.settingsFor(name)?.mapper,
   };
 }

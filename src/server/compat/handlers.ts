@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TriggerType } from "../../config/types.js";
-import { PathError } from "../../paths/mapper.js";
+import { PathError, type PathMapper } from "../../paths/mapper.js";
 import { parseATrain } from "../../triggers/a-train.js";
 import { parseScanRequest, type TriggerResult } from "../../triggers/index.js";
 import { parseQueryPaths } from "../../triggers/query.js";
@@ -58,7 +58,7 @@ export async function handleNamed(
     throw new HttpError(400, "the request body is empty");
   }
   const result = checkSender(parseScanRequest(body.value), name, type);
-  answerOutcome(req, res, deps, name, await ingestTrigger(result, deps));
+  answerOutcome(req, res, deps, name, await ingestTrigger(result, deps, { sourceName: name }));
 }
 
 /** `POST /triggers/a-train/<drive>`: `{"created":[…],"deleted":[…]}` folders. */
@@ -69,7 +69,8 @@ export async function handleATrain(req: IncomingMessage, res: ServerResponse, dr
   }
   const body = await readOptionalBody(req, deps);
   if (body === undefined) throw new HttpError(400, "the request body is empty");
-  answerOutcome(req, res, deps, `a-train/${drive}`, await ingestTrigger(parseATrain(body.value), deps), { drive });
+  const outcome = await ingestTrigger(parseATrain(body.value), deps, { sourceName: `a-train/${drive}` });
+  answerOutcome(req, res, deps, `a-train/${drive}`, outcome, { drive });
 }
 
 async function queueFromQuery(
@@ -91,7 +92,7 @@ async function queueFromQuery(
           extra = await checkHash(trigger, named, sha256, deps);
         }
       : undefined;
-  const outcome = await ingestTrigger(result, deps, admit ? { admit } : {});
+  const outcome = await ingestTrigger(result, deps, admit ? { admit, sourceName: trigger } : { sourceName: trigger });
   answerOutcome(req, res, deps, trigger, outcome, extra, format);
 }
 
@@ -100,7 +101,7 @@ const HASH_REFUSED = "not queued: the file is missing, unreadable or not the one
 
 /** autopulse's `hash`: the answer's `hash` field, or 409 (the digest itself is never sent nor logged). */
 async function checkHash(trigger: string, requested: string, sha256: string, deps: Deps): Promise<Record<string, unknown>> {
-  const serverPath = toServerPath(deps, requested);
+  const serverPath = toServerPath(deps.compat.mapperOf?.(trigger) ?? deps.mapper, requested);
   const verdict = await deps.compat.hashCheck(serverPath, await deps.compat.libraryRoots(serverPath), sha256);
   if (verdict.status === "refused") {
     deps.logger.warn({ trigger, file: serverPath, detail: verdict.detail }, "scan refused: the file the hash names could not be confirmed");
@@ -124,9 +125,9 @@ async function readOptionalBody(req: IncomingMessage, deps: Deps): Promise<Parse
   return parseBody(raw, req.headers["content-type"]);
 }
 
-function toServerPath(deps: Deps, path: string): string {
+function toServerPath(mapper: PathMapper, path: string): string {
   try {
-    return deps.mapper.toServerPath(path);
+    return mapper.toServerPath(path);
   } catch (error) {
     if (error instanceof PathError) throw new HttpError(400, error.message);
     throw error;

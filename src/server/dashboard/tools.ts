@@ -38,16 +38,21 @@ function filterForm(input: PageInput): SafeHtml {
 function traceResult(trace: PathTrace | undefined): SafeHtml | "" {
   if (!trace) return "";
   const lines = [`input: ${trace.input}`];
+  if (trace.rewrite)
+    lines.push(`rewritten by ${trace.rewrite.rule} (${trace.rewrite.from} → ${trace.rewrite.to}): ${trace.rewrite.result}`);
   if (trace.error) lines.push(`cannot be scanned: ${trace.error}`);
   if (trace.mapping) lines.push(`mapped by ${trace.mapping.key} → ${trace.mapping.prefix}`);
   if (trace.serverPath) lines.push(`media-server path: ${trace.serverPath}`);
   if (trace.ignoredBy) lines.push(`ignored by SERVER_IGNORE_LIST entry ${trace.ignoredBy}`);
+  if (trace.filteredBy) lines.push(`not scanned: ${trace.filteredBy}`);
   if (trace.folder) lines.push(`folder to scan: ${trace.folder}${trace.kind ? ` (${trace.kind.why})` : ""}`);
-  for (const t of trace.targets)
+  for (const t of trace.targets) {
+    if (t.rewrite) lines.push(`${t.target}: rewritten by ${t.rewrite.rule} (${t.rewrite.from} → ${t.rewrite.to})`);
     lines.push(
       t.library
         ? `${t.target}: ${t.path} → library ${t.library.title} (${t.library.location})`
         : `${t.target}: ${t.path} → not scanned: ${t.why}`,
     );
+  }
   return html`<pre id="trace">${lines.join("\n")}</pre>`;
 }

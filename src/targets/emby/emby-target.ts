@@ -1,10 +1,11 @@
-import type { Library } from "../../domain.js";
+import type { ItemRefreshReport, Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
+import { refreshMediaBrowserItems } from "../media-browser-items.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
 
-export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated" | "checkScanAccess">;
+export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "checkScanAccess">;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
   name: string;
@@ -33,6 +34,11 @@ export class EmbyTarget extends CachedTarget {
   async checkAccess(): Promise<string> {
     await this.recorded(() => this.api.checkScanAccess());
     return "API key accepted for scans";
+  }
+
+  /** Finds the items of `files` (sidecars: their videos') and sends each one `POST /Items/{id}/Refresh`. */
+  refreshItems(files: readonly string[], library: Library): Promise<ItemRefreshReport> {
+    return this.refetchOnOutage(() => refreshMediaBrowserItems(this.api, files, library));
   }
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {

@@ -1,5 +1,6 @@
-import { TargetAuthError, type Library } from "../../domain.js";
+import { TargetAuthError, type ItemRefreshReport, type Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
+import { refreshMediaBrowserItems } from "../media-browser-items.js";
 import { NoAnswerError } from "../http-errors.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
@@ -8,7 +9,7 @@ import { namedMessageOf } from "../../lib/errors.js";
 
 export type JellyfinApi = Pick<
   JellyfinApiClient,
-  "where" | "listLibraries" | "mediaUpdated" | "hasScanPath" | "scanPath" | "checkScanAccess"
+  "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "hasScanPath" | "scanPath" | "checkScanAccess"
 >;
 
 export interface JellyfinTargetOptions extends LibraryCacheTuning {
@@ -52,6 +53,11 @@ export class JellyfinTarget extends CachedTarget {
       ? "the targeted-scans plugin answers (scans start at once)"
       : "no targeted-scans plugin (Jellyfin waits out its LibraryMonitorDelay, 60 s by default, before it looks)";
     return `API key accepted for scans; ${plugin}`;
+  }
+
+  /** Finds the items of `files` (sidecars: their videos') and sends each one `POST /Items/{id}/Refresh`. */
+  refreshItems(files: readonly string[], library: Library): Promise<ItemRefreshReport> {
+    return this.refetchOnOutage(() => refreshMediaBrowserItems(this.api, files, library));
   }
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {

@@ -7,6 +7,7 @@ import { emptyTrashIfSafe, type TrashInput, type TrashResult, type TrashSettings
 import { openPlexLibraryDb } from "./library-db.js";
 import type { PlexItemRef } from "./library-items-db.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
+import { refreshPlexItems, type ItemRefreshRound } from "./item-refresh.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
 import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
 import { messageOf } from "../../lib/errors.js";
@@ -47,6 +48,8 @@ export interface PlexAfterScan {
   lookup: PlexLookup;
   /** Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way). */
   analyze(items: readonly PlexItemRef[]): Promise<AnalyzeReport>;
+  /** Refreshes items through the API, and analyzes those whose own file was named unless already in `analyzed` (item-refresh.ts). */
+  refreshItems(items: readonly PlexItemRef[], analyzed: ReadonlySet<string>): Promise<ItemRefreshRound>;
   /** The guarded empty-trash step for one section (see emptyTrashIfSafe). */
   emptyTrash(
     section: { id: string; type: string },
@@ -113,6 +116,7 @@ export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
     },
+    refreshItems: (items, analyzed) => refreshPlexItems(api, items, analyzed),
     emptyTrash: (section, input, anchorsPresentNow) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings, anchorsPresentNow),
   };
 }

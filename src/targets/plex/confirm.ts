@@ -1,6 +1,7 @@
 import type { PlexApiClient, PlexSection } from "./api.js";
 import { decideConfirmStep, needsFileCheck, type ConfirmProgress, type ConfirmSettings, type ConfirmStep } from "./confirm-step.js";
 import type { LocateRequest, LookupSource, PlexLookup } from "./library-lookup.js";
+import { itemsOfRef } from "./sidecar-items.js";
 
 export type { ConfirmProgress, ConfirmSettings, ConfirmStep, FileCheck } from "./confirm-step.js";
 
@@ -70,7 +71,7 @@ export function createConfirmer(options: ConfirmerOptions): Confirmer {
           const lingering = wait.deletedFiles.filter((file) => found.has(file));
           const items = wait.files.flatMap((file) => {
             const ref = found.get(file);
-            return ref ? [ref] : [];
+            return ref ? itemsOfRef(ref) : [];
           });
           return [wait.id, { items, notConfirmed: [...missing, ...lingering] }];
         }),

@@ -6,12 +6,18 @@ export interface PlexItemRef {
   ratingKey: string;
   /** Absent for items without a parent (a movie). */
   parentRatingKey?: string;
+  /** The sidecar this item was found for (its video is `file`); absent when `file` itself was named. */
+  named?: string;
+  /** A folder-wide sidecar's further videos (`poster.jpg` in a folder of two editions). */
+  more?: PlexItemRef[];
 }
 
 /** Read-only questions about items and the trash, asked of Plex's library database. */
 export interface PlexItemsDb {
   /** The live (not trashed) items of `files` in section `sectionId`, by file; a file Plex lacks is absent. */
   findFiles(sectionId: string, files: readonly string[]): Map<string, PlexItemRef>;
+  /** The live items whose files lie in [from, to) (a folder and below), by one index range over media_parts.file. */
+  findInRange(sectionId: string, from: string, to: string): PlexItemRef[];
   /**
    * The section's trash: deleted metadata items plus deleted media parts,
    * the two counts plex_autoscan added up (for the whole database; here per section).
@@ -29,6 +35,14 @@ const FIND_SQL = `
   WHERE mp.file = ? AND mp.deleted_at IS NULL AND mi.library_section_id = ?
   ORDER BY mp.id LIMIT 1`;
 
+const RANGE_SQL = `
+  SELECT mp.file AS file, mi.metadata_item_id AS item, md.parent_id AS parent
+  FROM media_parts mp
+  JOIN media_items mi ON mi.id = mp.media_item_id
+  LEFT JOIN metadata_items md ON md.id = mi.metadata_item_id
+  WHERE mp.file >= ? AND mp.file < ? AND mp.deleted_at IS NULL AND mi.library_section_id = ?
+  ORDER BY mp.id`;
+
 const DELETED_SQL = `
   SELECT (SELECT count(*) FROM metadata_items WHERE deleted_at IS NOT NULL AND library_section_id = ?)
        + (SELECT count(*) FROM media_parts mp JOIN media_items mi ON mi.id = mp.media_item_id
@@ -44,8 +58,8 @@ interface FoundRow {
  * lookups: media_parts → media_items → metadata_items.
  */
 export function openPlexItemsDb(file: string): PlexItemsDb {
-  const { db, statements } = openLibraryDb(file, { find: FIND_SQL, deleted: DELETED_SQL });
-  const { find, deleted } = statements;
+  const { db, statements } = openLibraryDb(file, { find: FIND_SQL, range: RANGE_SQL, deleted: DELETED_SQL });
+  const { find, range, deleted } = statements;
   return {
     findFiles(sectionId, files) {
       const found = new Map<string, PlexItemRef>();
@@ -58,6 +72,15 @@ export function openPlexItemsDb(file: string): PlexItemsDb {
         found.set(path, ref);
       }
       return found;
+    },
+    findInRange(sectionId, from, to) {
+      const rows = range.all(from, to, Number(sectionId)) as Array<FoundRow & { file: string }>;
+      return rows.flatMap((row) => {
+        if (row.item === null) return [];
+        const ref: PlexItemRef = { file: row.file, ratingKey: String(row.item) };
+        if (row.parent !== null) ref.parentRatingKey = String(row.parent);
+        return [ref];
+      });
     },
     countDeleted(sectionId) {
       const row = deleted.get(Number(sectionId), Number(sectionId)) as { deleted: number };

@@ -3,6 +3,8 @@ import type { FolderListing } from "./folder-listing.js";
 import { openPlexItemsDb, type PlexItemRef, type PlexItemsDb } from "./library-items-db.js";
 import { locateThroughFolders, type SectionFolders } from "./locate-api.js";
 import { messageOf } from "../../lib/errors.js";
+import { sidecarOf } from "../../paths/sidecars.js";
+import { folderRangeOf, matchInFolder } from "./sidecar-items.js";
 
 /** Files to find in one section. */
 export interface LocateRequest {
@@ -28,7 +30,8 @@ export interface TrashCount extends LookupSource {
 
 /** Answers "which item holds this file" and "how full is the trash", from the database or the API. */
 export interface PlexLookup {
-  locate(requests: readonly LocateRequest[]): Promise<LocateResult>;
+  /** `walk`: folder-view listings kept between calls, for the folders above the files' own (locate-api.ts). */
+  locate(requests: readonly LocateRequest[], walk?: Map<string, Promise<FolderListing>>): Promise<LocateResult>;
   countTrash(section: { id: string; type: string }): Promise<TrashCount>;
 }
 
@@ -41,7 +44,8 @@ export interface PlexLookupOptions {
 
 /**
  * The Plex database when PLEX_DATABASE_PATH can be opened (no HTTP call, one
- * indexed query per file), otherwise Plex's API. The database is opened for
+ * indexed query per file, one index range per sidecar's folder), otherwise
+ * Plex's API (one folder listing per folder, shared by the call). The database is opened for
  * each call and closed after it, so a Plex restart or repair that replaces
  * the file is never read through a stale handle.
  */
@@ -67,10 +71,10 @@ export function createPlexLookup(options: PlexLookupOptions): PlexLookup {
   }
 
   return {
-    async locate(requests) {
-      const fromDb = withDb((db) => requests.map((r) => db.findFiles(r.section.id, r.files)));
+    async locate(requests, walk) {
+      const fromDb = withDb((db) => requests.map((r) => findInDb(db, r)));
       if ("value" in fromDb) return { source: "database", found: fromDb.value };
-      const cache = new Map<string, Promise<FolderListing>>();
+      const cache = walk ?? new Map<string, Promise<FolderListing>>();
       const found: Array<Map<string, PlexItemRef>> = [];
       for (const request of requests) found.push(await locateThroughFolders(options.api, request.section, request.files, cache));
       return { source: "api", found, ...problemOf(fromDb) };
@@ -81,6 +85,21 @@ export function createPlexLookup(options: PlexLookupOptions): PlexLookup {
       return { source: "api", count: await options.api.countTrash(section.id, section.type), ...problemOf(fromDb) };
     },
   };
+}
+
+/** Files by their own path (one indexed query each); sidecars through one range query per folder. */
+function findInDb(db: PlexItemsDb, request: LocateRequest): Map<string, PlexItemRef> {
+  const sidecars = request.files.filter((f) => sidecarOf(f) !== undefined);
+  const found = db.findFiles(request.section.id, sidecars.length === 0 ? request.files : request.files.filter((f) => !sidecarOf(f)));
+  const byFolder = new Map<string, { from: string; to: string; files: string[] }>();
+  for (const file of sidecars) {
+    const range = folderRangeOf(file);
+    const group = byFolder.get(range.folder) ?? { ...range, files: [] };
+    group.files.push(file);
+    byFolder.set(range.folder, group);
+  }
+  for (const group of byFolder.values()) matchInFolder(group.files, db.findInRange(request.section.id, group.from, group.to), found);
+  return found;
 }
 
 function problemOf(result: { problem?: string }): { databaseProblem?: string } {

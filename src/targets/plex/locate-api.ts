@@ -2,6 +2,7 @@ import { isPrefixOf, parentOf, parsePath, type ParsedPath } from "../../paths/pa
 import type { PlexApiClient } from "./api.js";
 import type { FolderListing } from "./folder-listing.js";
 import type { PlexItemRef } from "./library-items-db.js";
+import { matchInFolder } from "./sidecar-items.js";
 
 /** The one call the walk makes; PlexApiClient has it. */
 export type FolderApi = Pick<PlexApiClient, "listFolder">;
@@ -18,8 +19,11 @@ export interface SectionFolders {
  * that folder with their `Media/Part/file`. A season folder costs about three
  * small listings instead of a listing of the whole section, and listings are
  * shared by every file and folder asked in one call (one per folder, not per
- * file). Returns the live items of `files`, by file; trashed parts count as
- * absent, as a missing folder does.
+ * file). `cache` may outlive the call (the folders above the files' own are
+ * then not listed again); the files' own folders are always listed afresh,
+ * once per call. Returns the live items of `files`, by file (a sidecar: its video's
+ * item, sidecar-items.ts); trashed parts count as absent, as a missing
+ * folder does.
  */
 export async function locateThroughFolders(
   api: FolderApi,
@@ -27,47 +31,52 @@ export async function locateThroughFolders(
   files: readonly string[],
   cache: Map<string, Promise<FolderListing>> = new Map(),
 ): Promise<Map<string, PlexItemRef>> {
-  const list = (key?: string): Promise<FolderListing> => {
+  // Listings this call asked for itself; one served from an older call's cache is asked again for the files.
+  const fetched = new Set<string>();
+  const list = (key?: string, fresh = false): Promise<FolderListing> => {
     const id = `${section.id}\0${key ?? ""}`;
     let listing = cache.get(id);
-    if (!listing) {
+    if (!listing || (fresh && !fetched.has(id))) {
       listing = api.listFolder(section.id, key);
       cache.set(id, listing);
+      fetched.add(id);
     }
     return listing;
   };
   const found = new Map<string, PlexItemRef>();
   for (const [folder, wanted] of groupByFolder(files)) {
-    const listing = await walkTo(list, section, folder);
-    if (!listing) continue;
-    for (const item of listing.items) {
-      for (const part of item.files) {
-        if (part.trashed || !wanted.has(part.file) || found.has(part.file)) continue;
+    const walked = await walkTo(list, section, folder);
+    if (!walked) continue;
+    const listing = await list(walked.key, true);
+    const refs = listing.items.flatMap((item) =>
+      item.files.flatMap((part) => {
+        if (part.trashed) return [];
         const ref: PlexItemRef = { file: part.file, ratingKey: item.ratingKey };
         if (item.parentRatingKey !== undefined) ref.parentRatingKey = item.parentRatingKey;
-        found.set(part.file, ref);
-      }
-    }
+        return [ref];
+      }),
+    );
+    matchInFolder(wanted, refs, found);
   }
   return found;
 }
 
-type Lister = (key?: string) => Promise<FolderListing>;
+type Lister = (key?: string, fresh?: boolean) => Promise<FolderListing>;
 
-/** The listing of `folder`, or undefined when Plex's folder view has no such folder. */
-async function walkTo(list: Lister, section: SectionFolders, folder: ParsedPath): Promise<FolderListing | undefined> {
+/** The key of `folder` in Plex's folder view (undefined: the section's root), or no answer when it has no such folder. */
+async function walkTo(list: Lister, section: SectionFolders, folder: ParsedPath): Promise<{ key: string | undefined } | undefined> {
   const location = deepestLocation(section, folder);
   if (!location) return undefined;
-  let listing = await list();
+  let key: string | undefined;
   // With several locations, the root of the folder view lists each location by its full path.
-  const rootEntry = listing.folders.find((f) => sameName(f.title, location.text, location.parsed));
-  if (rootEntry) listing = await list(rootEntry.key);
+  const rootEntry = (await list()).folders.find((f) => sameName(f.title, location.text, location.parsed));
+  if (rootEntry) key = rootEntry.key;
   for (const name of folder.parts.slice(location.parsed.parts.length)) {
-    const next = listing.folders.find((f) => sameName(f.title, name, folder));
+    const next = (await list(key)).folders.find((f) => sameName(f.title, name, folder));
     if (!next) return undefined;
-    listing = await list(next.key);
+    key = next.key;
   }
-  return listing;
+  return { key };
 }
 
 function groupByFolder(files: readonly string[]): Map<ParsedPath, Set<string>> {

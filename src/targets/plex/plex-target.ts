@@ -1,18 +1,32 @@
 import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
-import type { Library } from "../../domain.js";
-import type { Clock } from "../../lib/clock.js";
+import type { ItemRefreshReport, Library } from "../../domain.js";
+import { systemClock, type Clock } from "../../lib/clock.js";
+import type { FolderListing } from "./folder-listing.js";
 import type { Logger } from "../../lib/logger.js";
 import { CachedTarget } from "../cached-target.js";
 import type { TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { PlexApiClient } from "./api.js";
+import { refreshPlexItems } from "./item-refresh.js";
+import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
+import { itemsOfRef } from "./sidecar-items.js";
+
+/**
+ * How long folder-view listings above a file's folder serve further item
+ * lookups: a new folder missing from a stale one only costs a folder scan
+ * (the file counts as unknown), never a wrong refresh.
+ */
+const WALK_CACHE_MS = 30_000;
+const WALK_CACHE_ENTRIES = 10_000;
 
 /** What the target uses of the API; PlexApiClient has it, tests may pass less. */
-export type PlexApi = Pick<PlexApiClient, "where" | "listLibraries" | "refresh" | "checkAccess">;
+export type PlexApi = Pick<PlexApiClient, "where" | "listLibraries" | "refresh" | "checkAccess" | "refreshItem" | "analyzeItem">;
 
 export interface PlexTargetOptions extends LibraryCacheTuning {
   api: PlexApi;
+  /** Finds a file's item (the library database, else the folder view); without it items are never refreshed. */
+  lookup?: Pick<PlexLookup, "locate">;
   /** Shown in logs and the API; "plex" (the flat PLEX_* keys) by default. */
   name?: string;
 }
@@ -28,12 +42,46 @@ export class PlexTarget extends CachedTarget {
   override readonly confirms = true;
   readonly where: string;
   private readonly api: PlexApi;
+  private readonly lookup: Pick<PlexLookup, "locate"> | undefined;
+  private readonly clock: Clock;
+  /** Folder-view listings above the files' own folders, shared by the refreshes of WALK_CACHE_MS (a batch of deliveries). */
+  private walk = { cache: new Map<string, Promise<FolderListing>>(), since: 0 };
 
   constructor(options: PlexTargetOptions) {
-    const { api, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
+    const { api, lookup, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
     this.api = api;
+    this.lookup = lookup;
+    this.clock = tuning.clock ?? systemClock;
     this.where = api.where;
+  }
+
+  /**
+   * Finds the items of `files` in the section (sidecars: their videos'; one
+   * database query, or one folder listing per folder), refreshes each once
+   * and analyzes those whose own file was named (its media changed). An
+   * item call that fails fails the delivery, which is retried.
+   */
+  async refreshItems(files: readonly string[], library: Library): Promise<ItemRefreshReport> {
+    if (!this.lookup) return { refreshed: 0, unknown: [...files] };
+    const lookup = this.lookup;
+    const walk = this.walkCache();
+    const located = await this.refetchOnOutage(() => lookup.locate([{ section: library, files }], walk)).catch((error: unknown) => {
+      // A failed listing must not be served to the next delivery.
+      walk.clear();
+      throw error;
+    });
+    const found = located.found[0] ?? new Map();
+    const refs = files.flatMap((file) => {
+      const ref = found.get(file);
+      return ref ? itemsOfRef(ref) : [];
+    });
+    const round = await this.refetchOnOutage(() => refreshPlexItems(this.api, refs));
+    const [failure] = round.failed;
+    if (failure) throw failure.error;
+    const fields = { target: this.name, library: library.title, refreshed: round.refreshed.length, analyzed: round.analyzed.length };
+    this.logger?.debug(fields, "plex items refreshed");
+    return { refreshed: round.refreshed.length, unknown: files.filter((file) => !found.has(file)) };
   }
 
   /** `GET /butler`, admin-only: proves the token may scan (a shared user's gets 403 here as on a scan). */
@@ -62,6 +110,12 @@ export class PlexTarget extends CachedTarget {
     this.logger?.debug({ target: this.name, folder, library: library.title, section: library.id }, "plex scan requested");
   }
 
+  private walkCache(): Map<string, Promise<FolderListing>> {
+    const now = this.clock.now();
+    if (now - this.walk.since > WALK_CACHE_MS || this.walk.cache.size > WALK_CACHE_ENTRIES) this.walk = { cache: new Map(), since: now };
+    return this.walk.cache;
+  }
+
   /** Fetches the libraries now (a failure is logged, not thrown), then again every TTL until stop(). */
   start(): void {
     this.libraries.start();
@@ -80,8 +134,12 @@ export interface PlexTargetDeps {
 }
 
 /** The Plex target described by the flat keys (PLEX_LOCAL_URL, PLEX_TOKEN). */
-export function createPlexTarget(config: Pick<Config, "PLEX_LOCAL_URL" | "PLEX_TOKEN">, deps: PlexTargetDeps = {}): PlexTarget {
-  return createNamedPlexTarget({ name: PLEX_TARGET_NAMES.api, url: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN }, deps);
+export function createPlexTarget(
+  config: Pick<Config, "PLEX_LOCAL_URL" | "PLEX_TOKEN"> & Partial<Pick<Config, "PLEX_DATABASE_PATH">>,
+  deps: PlexTargetDeps = {},
+): PlexTarget {
+  const settings = { name: PLEX_TARGET_NAMES.api, url: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN };
+  return createNamedPlexTarget({ ...settings, databasePath: config.PLEX_DATABASE_PATH ?? "" }, deps);
 }
 
 export interface PlexTargetSettings {
@@ -91,6 +149,8 @@ export interface PlexTargetSettings {
   /** Config keys of the URL and the token, for messages (`TARGETS[2].URL`). */
   urlKey?: string;
   tokenKey?: string;
+  /** The library database, read-only, for finding items to refresh; "" asks the API. */
+  databasePath?: string;
 }
 
 /** A Plex target through the API, with its own name (a TARGETS entry of TYPE "plex"). */
@@ -103,9 +163,20 @@ export function createNamedPlexTarget(settings: PlexTargetSettings, deps: PlexTa
     timeoutMs: deps.timeoutMs,
     fetch: deps.fetch,
   });
-  return new PlexTarget({ api, name: settings.name, clock: deps.clock, logger: deps.logger });
+  const lookup = createPlexLookup({ databasePath: settings.databasePath ?? "", api });
+  return new PlexTarget({ api, lookup, name: settings.name, clock: deps.clock, logger: deps.logger });
 }
 
 /** A TARGETS entry of TYPE "plex": always the API method (the scanner is for the flat PLEX_* keys). */
 export const createPlexEntryTarget: TargetFactory = ({ entry, at }, deps) =>
-  createNamedPlexTarget({ name: entry.NAME, url: entry.URL, token: entry.TOKEN, urlKey: `${at}.URL`, tokenKey: `${at}.TOKEN` }, deps);
+  createNamedPlexTarget(
+    {
+      name: entry.NAME,
+      url: entry.URL,
+      token: entry.TOKEN,
+      urlKey: `${at}.URL`,
+      tokenKey: `${at}.TOKEN`,
+      databasePath: entry.DATABASE_PATH ?? "",
+    },
+    deps,
+  );

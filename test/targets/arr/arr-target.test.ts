@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetNothingToDoError, type Library } from "../../../src/domain.js";
 import { ManualClock } from "../../../src/lib/clock.js";
-import { ArrClient, type ArrApp } from "../../../src/targets/arr-client.js";
+import { ArrClient, type ArrTargetApp } from "../../../src/targets/arr-client.js";
 import { ITEM_LIST_MAX_AGE_MS, ITEM_LIST_MISS_REFETCH_MS } from "../../../src/targets/arr-items.js";
 import { ArrTarget } from "../../../src/targets/arr-target.js";
 import { RADARR } from "../../../src/targets/radarr/radarr-target.js";
@@ -26,7 +26,7 @@ async function app(kind: ArrKind, items: FakeArrItem[], rootFolders: string[]): 
   return server;
 }
 
-function target(server: FakeArrTarget, appOf: ArrApp, options: { apiKey?: string; clock?: ManualClock } = {}) {
+function target(server: FakeArrTarget, appOf: ArrTargetApp, options: { apiKey?: string; clock?: ManualClock } = {}) {
   const api = new ArrClient({
     app: appOf,
     baseUrl: server.url,
@@ -35,7 +35,7 @@ function target(server: FakeArrTarget, appOf: ArrApp, options: { apiKey?: string
     credentialKey: "TARGETS[2].TOKEN",
     timeoutMs: 5_000,
   });
-  return new ArrTarget({ name: appOf.appName.toLowerCase(), api, clock: options.clock ?? new ManualClock() });
+  return new ArrTarget({ name: appOf.kind, api, clock: options.clock ?? new ManualClock() });
 }
 
 const anyLibrary: Library = { id: "root-1", title: "/tv", type: "rootfolder", locations: ["/tv"] };

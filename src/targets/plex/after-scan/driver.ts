@@ -13,7 +13,7 @@ export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" 
 
 export interface ConfirmationOptions {
   queue: ConfirmQueue;
-  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyze" | "emptyTrash">;
+  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyze" | "emptyTrash" | "refreshItems">;
   /** The Plex target whose deliveries are confirmed: re-scans go through it, in its path form. */
   target: DeliveryTarget;
   hooks?: Hooks;

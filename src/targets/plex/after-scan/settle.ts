@@ -7,12 +7,13 @@ import type { AnchorCheck } from "../../../queue/gates.js";
 import type { AnalyzeReport } from "../analyze.js";
 import type { PlexAfterScan } from "../after-scan.js";
 import type { PlexSection } from "../api.js";
+import type { PlexItemRef } from "../library-items-db.js";
 import { trashCauseOf } from "../empty-trash.js";
 import type { PlexConfirming } from "./progress.js";
 import { messageOf } from "../../../lib/errors.js";
 
 export interface SettleDeps {
-  afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash">;
+  afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash" | "refreshItems">;
   target: string;
   /** The target's path for a media-server path: the hooks get the folder and files as that server sees them. */
   toTargetPath?: (path: string) => string;
@@ -34,6 +35,7 @@ export interface SettleDeps {
 export async function settleBatch(batch: PlexConfirming[], sections: PlexSection[], deps: SettleDeps): Promise<ConfirmFinish[]> {
   const { logger } = deps;
   const report = await analyzeBatch(batch, deps);
+  const refreshed = await refreshBatch(batch, report, deps);
   const trash = await emptyTrashOfBatch(batch, sections, deps);
   const now = deps.clock.now();
   const finishes: ConfirmFinish[] = [];
@@ -52,6 +54,7 @@ export async function settleBatch(batch: PlexConfirming[], sections: PlexSection
           ? `confirmed ${after} s after the first request`
           : `the section finished scanning ${after} s after the first request`,
       ...(analyzed.length > 0 ? [`analyzed ${analyzed.length} item(s)`] : []),
+      ...refreshedOf(row, refreshed, deps),
       ...(trashText ? [`trash: ${trashText}`] : []),
     ];
     const first = row.progress.sections[0];
@@ -86,7 +89,8 @@ export async function settleBatch(batch: PlexConfirming[], sections: PlexSection
 }
 
 async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<AnalyzeReport> {
-  const items = batch.flatMap((row) => row.progress.sections.flatMap((s) => s.result?.items ?? []));
+  // A sidecar's video is refreshed, not analyzed: its media did not change.
+  const items = batch.flatMap((row) => row.progress.sections.flatMap((s) => (s.result?.items ?? []).filter((i) => i.named === undefined)));
   try {
     const report = await deps.afterScan.analyze(items);
     if (report.analyzed.length > 0) deps.logger.info({ items: report.analyzed.length }, "asked Plex to analyze the new items");
@@ -96,6 +100,33 @@ async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<
     deps.logger.warn({ err: error, items: items.length }, "could not analyze the new items");
     return { analyzed: [], failed: [] };
   }
+}
+
+/** The confirmed items of each row's files marked for refresh (docs/item-refresh.md); the items carry the target's paths. */
+function refreshItemsOf(row: PlexConfirming, deps: Pick<SettleDeps, "toTargetPath">): PlexItemRef[] {
+  const seen = deps.toTargetPath ?? ((path: string) => path);
+  const wanted = new Set(row.refreshFiles.map(seen));
+  return row.progress.sections.flatMap((s) => (s.result?.items ?? []).filter((i) => wanted.has(i.named ?? i.file)));
+}
+
+/** Refreshes, once for the batch, the items whose files asked for it; analyzes the replaced ones not analyzed above. */
+async function refreshBatch(batch: PlexConfirming[], report: AnalyzeReport, deps: SettleDeps): Promise<Set<string>> {
+  const items = batch.flatMap((row) => refreshItemsOf(row, deps));
+  if (items.length === 0) return new Set();
+  try {
+    const round = await deps.afterScan.refreshItems(items, new Set(report.analyzed));
+    deps.logger.info({ items: round.refreshed.length, analyzed: round.analyzed.length }, "asked Plex to refresh the items");
+    for (const { ratingKey, error } of round.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not refresh an item");
+    return new Set(round.refreshed);
+  } catch (error) {
+    deps.logger.warn({ err: error, items: items.length }, "could not refresh the items");
+    return new Set();
+  }
+}
+
+function refreshedOf(row: PlexConfirming, refreshed: ReadonlySet<string>, deps: SettleDeps): string[] {
+  const keys = new Set(refreshItemsOf(row, deps).flatMap((i) => (refreshed.has(i.ratingKey) ? [i.ratingKey] : [])));
+  return keys.size > 0 ? [`refreshed ${keys.size} item(s)`] : [];
 }
 
 function analyzedOf(row: PlexConfirming, report: AnalyzeReport): string[] {

@@ -1,6 +1,6 @@
-import { TargetFatalError } from "../domain.js";
-import { readServerUrl } from "../lib/server-url.js";
-import { HttpClient, isFields } from "../targets/http-client.js";
+import { TargetFatalError } from "../../domain.js";
+import { readServerUrl } from "../../lib/server-url.js";
+import { HttpClient, isFields } from "../http-client.js";
 import { ARR_KIND_INFO, ARR_KINDS, kindOfAppName, type ArrKind } from "./kinds.js";
 
 /** An *arr app recognised from its `system/status`. */
@@ -48,10 +48,14 @@ export function arrHttp(
   base: string,
   apiKey: string,
   who: { appName: string; apiRoot: string },
-  options: ArrCallOptions & { secrets?: readonly string[] } = {},
+  options: ArrCallOptions & { secrets?: readonly string[]; configKeys?: { urlKey: string; credentialKey: string } } = {},
 ): HttpClient {
+  // A TARGETS entry names its config keys in messages; set-up names where the app shows its key.
+  const keys = options.configKeys;
   return new HttpClient({
-    label: { kind: who.appName, where: base, credential: API_KEY_HINT, urlKey: "the app's URL", hints: { credentialNoun: "API key" } },
+    label: keys
+      ? { kind: who.appName, where: base, credential: keys.credentialKey, urlKey: keys.urlKey }
+      : { kind: who.appName, where: base, credential: API_KEY_HINT, urlKey: "the app's URL", hints: { credentialNoun: "API key" } },
     root: base + who.apiRoot,
     headers: { "X-Api-Key": apiKey },
     secrets: [apiKey, ...(options.secrets ?? [])],

@@ -1,4 +1,4 @@
-import { isFields } from "../targets/http-client.js";
+import { isFields } from "../http-client.js";
 import { appHttp, type ArrApp, type ArrCallOptions } from "./client.js";
 import { ARR_KIND_INFO } from "./kinds.js";
 
