@@ -8,8 +8,10 @@ import type { PathMapper } from "../paths/mapper.js";
 import { tracePath } from "../paths/trace.js";
 import type { Database } from "../queue/database.js";
 import { QueueBrowser } from "../queue/history.js";
+import { QueueStats } from "../queue/history-stats.js";
 import type { ScanQueue } from "../queue/scan-queue.js";
 import type { DashboardDeps } from "../server/dashboard/deps.js";
+import { evaluateHealth, type HealthFacts } from "../server/health.js";
 
 export interface DashboardWiring {
   dashboard: DashboardDeps;
@@ -23,10 +25,12 @@ export interface DashboardWiringDeps {
   db: Database;
   clock: Pick<Clock, "now">;
   /** The one writer of the queue: the dashboard's actions go through it, the metrics count its events. */
-  queue: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory" | "subscribe">;
+  queue: Pick<ScanQueue, "scanNow" | "retry" | "cancel" | "clearHistory" | "subscribe" | "countPending" | "countFailed">;
   mapper: PathMapper;
   targets: readonly TargetRuntime[];
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };
+  /** The facts GET /health judges: the page's header shows the same verdict. */
+  health?: () => Omit<HealthFacts, "queue">;
   /** The service's anchor monitor when anchors are configured: the anchor gauges read its last check. */
   anchors?: AnchorMonitor;
 }
@@ -55,6 +59,8 @@ export async function wireDashboard(deps: DashboardWiringDeps): Promise<Dashboar
       }),
     targetNames: () => targets.map((b) => b.target.name),
     status: deps.status,
+    stats: new QueueStats(db),
+    ...(deps.health ? { health: healthOf(deps.health, queue) } : {}),
   };
   const metrics = config.METRICS.ENABLED
     ? (await import("../metrics/metrics.js")).createMetrics({
@@ -67,6 +73,11 @@ export async function wireDashboard(deps: DashboardWiringDeps): Promise<Dashboar
     : undefined;
   const unsubscribe = metrics ? observeQueue(queue, metrics) : () => {};
   return { dashboard, metrics, stop: unsubscribe };
+}
+
+/** The verdict of GET /health, from the same facts and the same queue counts. */
+function healthOf(facts: () => Omit<HealthFacts, "queue">, queue: Pick<ScanQueue, "countPending" | "countFailed">) {
+  return () => evaluateHealth({ ...facts(), queue: { pending: queue.countPending(), failed: queue.countFailed() } }).body;
 }
 
 /** Every configured anchor with its state at the last check (undefined before the first). */

@@ -175,7 +175,17 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     drive: config.CLOUD.ENABLED ? (drive?.problem ? { running: false, problem: drive.problem } : { running: true }) : { running: false },
     watch: watch?.status() ?? [],
   });
-  const wiring = await wireDashboard({ config, db, clock, queue, mapper, targets, status, anchors });
+  const health = () =>
+    gatherHealthFacts({
+      config,
+      targets,
+      mount,
+      delivery: () => delivery,
+      drive: () => drive,
+      watch: () => watch?.status() ?? [],
+      databaseProblem: storage.problem,
+    });
+  const wiring = await wireDashboard({ config, db, clock, queue, mapper, targets, status, health, anchors });
   const compat = createCompatDeps(config, { clock, catalog, sources });
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
@@ -191,16 +201,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     status,
     dashboard: wiring.dashboard,
     metrics: wiring.metrics,
-    health: () =>
-      gatherHealthFacts({
-        config,
-        targets,
-        mount,
-        delivery: () => delivery,
-        drive: () => drive,
-        watch: () => watch?.status() ?? [],
-        databaseProblem: storage.problem,
-      }),
+    health,
   });
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;

@@ -21,7 +21,7 @@ export interface HealthFacts {
     /** The last finished poll; absent before the first one ends. */
     lastPoll?: { ok: boolean };
   };
-  /** Anchor files or folders that must exist before scanning (a hook: none today). */
+  /** The ANCHORS files or folders that must exist before scanning, as last checked. */
   anchors?: ReadonlyArray<{ path: string; present: boolean }>;
   /** When the anchors were last looked at (epoch ms); absent before the first check. */
   anchorsCheckedAt?: number;
@@ -31,12 +31,24 @@ export interface HealthFacts {
   details?: Record<string, unknown>;
 }
 
-export interface HealthVerdict {
-  httpStatus: 200 | 503;
-  body: Record<string, unknown>;
+export type TargetState = "ok" | "unknown" | "unavailable" | "refused";
+
+/** What GET /health answers (and the dashboard's header shows); `details` are merged in as they are. */
+export interface HealthBody {
+  status: "ok" | "degraded";
+  reasons?: string[];
+  pending: number;
+  failed: number;
+  targets: Record<string, { state: TargetState; failures?: number }>;
+  anchors?: { ok: boolean; missing: string[]; checkedAt: string | null };
+  drive?: { enabled: boolean; running: boolean; lastPollOk?: boolean };
+  [detail: string]: unknown;
 }
 
-type TargetState = "ok" | "unknown" | "unavailable" | "refused";
+export interface HealthVerdict {
+  httpStatus: 200 | 503;
+  body: HealthBody;
+}
 
 /**
  * 200 "ok" only when every target has answered and accepted its credentials,
@@ -59,7 +71,7 @@ export function evaluateHealth(facts: HealthFacts): HealthVerdict {
   for (const anchor of facts.anchors ?? []) if (!anchor.present) reasons.push(`anchor ${anchor.path} is missing`);
   reasons.push(...(facts.problems ?? []));
   const ok = reasons.length === 0;
-  const body: Record<string, unknown> = {
+  const body: HealthBody = {
     status: ok ? "ok" : "degraded",
     ...(ok ? {} : { reasons }),
     pending: facts.queue.pending,

@@ -33,7 +33,7 @@ describe("the counts per state", () => {
       const { samples } = parseExposition(await (await fetch(`${again.origin}/metrics`)).text());
       const gauge = Object.fromEntries(samples.filter((s) => s.name === "scanarr_queue_scans").map((s) => [s.labels.state, s.value]));
       const pageText = await (await fetch(`${again.base}/`)).text();
-      const page = Object.fromEntries([...pageText.matchAll(/data-count="([a-z-]+)">[^:]+: (\d+)</g)].map((m) => [m[1], Number(m[2])]));
+      const page = Object.fromEntries([...pageText.matchAll(/data-count="([a-z-]+)"><b>(\d+)<\/b>/g)].map((m) => [m[1], Number(m[2])]));
       const expected = { ...Object.fromEntries(SHOWN_STATES.map((s) => [s, 0])), debouncing: 2, done: 1, failed: 1 };
       expect(api).toEqual(expected);
       expect(health).toEqual(expected);

@@ -1,5 +1,7 @@
 import type { QueueEvents } from "../../queue/events.js";
 import type { QueueBrowser } from "../../queue/history.js";
+import type { QueueStats } from "../../queue/history-stats.js";
+import type { HealthBody } from "../health.js";
 import type { ScanQueue } from "../../queue/scan-queue.js";
 import type { PathTrace } from "../../paths/trace.js";
 
@@ -15,5 +17,9 @@ export interface DashboardDeps {
   /** Target names, for the history filter. */
   targetNames(): string[];
   /** Each target's state, anchors and the drive monitor, secret-free. */
+  /** Finished scans by state, deliveries per hour and target, time to confirmation. */
+  stats: Pick<QueueStats, "finishedByState" | "deliveriesPerHour" | "confirmLatency">;
+  /** The verdict GET /health answers, for the page's header; without it the header shows `status()`'s targets. */
+  health?: () => HealthBody;
   status(): { targets: Record<string, { state: string; failures: number }>; drive?: unknown; watch?: unknown };
 }
