@@ -25,8 +25,8 @@ export interface FakePlexOptions {
   refreshDuration?: RefreshDuration;
   /** `refreshing` in JSON as a boolean (current servers) or as 0/1. */
   refreshingAs?: RefreshingStyle;
-  /** Called as each request arrives, before it is answered (a test's "meanwhile"). */
-  onRequest?: (request: FakePlexRequest) => void;
+  /** Called as each request arrives, before it is answered (a test's "meanwhile"); a promise holds the answer back until it settles. */
+  onRequest?: (request: FakePlexRequest) => void | Promise<void>;
 }
 
 export interface FakePlexRequest {
@@ -110,7 +110,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
   const waiters = new Set<() => void>();
   const folderIds = { byId: new Map<string, string>(), byDir: new Map<string, string>() };
 
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-plex");
     const caller = readCaller(req, url, token, sharedToken);
     const request = {
@@ -121,7 +121,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
       at: performance.now(),
     };
     requests.push(request);
-    options.onRequest?.(request);
+    await options.onRequest?.(request);
     const route = routeOf(url.pathname);
     const mode = modes.all !== "ok" ? modes.all : route.name === "other" || route.name === "butler" ? "ok" : modes[route.name];
     if (mode === "hang") return;

@@ -8,7 +8,7 @@ import { systemClock, type Clock } from "../../src/lib/clock.js";
 import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { startService, type RunningService } from "../../src/serve/service.js";
-import { startFakePlex, type FakePlex, type FakeSection } from "../fakes/plex.js";
+import { startFakePlex, type FakePlex, type FakePlexOptions, type FakeSection } from "../fakes/plex.js";
 import { tempDir } from "./cli.js";
 
 export const TEST_PASS = "0123456789abcdef0123456789abcdef";
@@ -54,6 +54,8 @@ export interface TestServiceOptions {
   anchorPollMs?: number;
   /** Per-request time-out of the HTTP targets. */
   targetTimeoutMs?: number;
+  /** Called as each request reaches the fake Plex; a promise holds its answer back (test/fakes/plex.ts). */
+  onPlexRequest?: FakePlexOptions["onRequest"];
 }
 
 /** The config the test services run on: loopback, no delay, the *arr mappings, the fake Plex, no file checks or confirmation. */
@@ -118,7 +120,7 @@ export async function startServiceOn(
 /** A real service on 127.0.0.1:0 with a real SQLite queue in a temp dir and the loopback fake Plex. */
 export async function startTestService(overrides: Partial<Config> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const { sections = ARR_SECTIONS, clock = systemClock, env = process.env, beforeStart } = options;
-  const plex = await startFakePlex({ sections });
+  const plex = await startFakePlex({ sections, ...(options.onPlexRequest ? { onRequest: options.onPlexRequest } : {}) });
   const config = testServiceConfig(plex, overrides);
   const paths = resolveInstallPaths(tempDir());
   mkdirSync(paths.dataDir, { recursive: true });
