@@ -87,9 +87,11 @@ describe("serve pays only for what is on", () => {
     // about 16 MB of idle RSS; the calls to Plex at start go through node:http (lib/http-fetch.ts).
     expect(builtins).toContain("http");
     expect(builtins).not.toContain("internal/deps/undici/undici");
-    // Without a WATCH or NOTIFICATIONS their modules stay unloaded.
+    // Without a WATCH or NOTIFICATIONS their modules stay unloaded, and the dashboard's page
+    // modules wait for the first page asked for.
     expect(ownModules).toContain("serve/service");
     expect(ownModules.filter((name) => name.startsWith("watch/start") || name.startsWith("notify/"))).toEqual(["notify/settings"]);
+    expect(ownModules.filter((name) => ["server/dashboard/page", "server/dashboard/client-script"].includes(name))).toEqual([]);
   }, 120_000);
 
   it("loads the metrics client once METRICS.ENABLED", async () => {
