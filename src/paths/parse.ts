@@ -12,7 +12,7 @@ export interface ParsedPath {
   style: PathStyle;
   /** "/" for POSIX; "D:", "\\\\" (UNC) or "\\" (no drive) for Windows; "" for relative. */
   root: string;
-  readonly parts: readonly string[];
+  parts: string[];
   trailingSlash: boolean;
 }
 
@@ -66,25 +66,7 @@ export function isAbsolutePath(path: ParsedPath): boolean {
   return path.style === "posix" || (path.style === "windows" && path.root !== NO_DRIVE_ROOT);
 }
 
-/**
- * Paths parsed lately, frozen: one request parses its few paths many times
- * over (mapping, the folder, the library check, coalescing), and the next
- * request for the same folder parses them again. Emptied when full.
- */
-const recent = new Map<string, Readonly<ParsedPath>>();
-const RECENT_KEPT = 512;
-
-export function parsePath(raw: string): Readonly<ParsedPath> {
-  const known = recent.get(raw);
-  if (known !== undefined) return known;
-  const parsed = parseAnew(raw);
-  Object.freeze(parsed.parts);
-  if (recent.size >= RECENT_KEPT) recent.clear();
-  recent.set(raw, Object.freeze(parsed));
-  return parsed;
-}
-
-function parseAnew(raw: string): ParsedPath {
+export function parsePath(raw: string): ParsedPath {
   const control = controlCharacterIn(raw);
   if (control !== undefined) throw new PathSyntaxError(control);
   if (Buffer.byteLength(raw, "utf8") > MAX_PATH_BYTES) throw new PathSyntaxError(`is longer than ${MAX_PATH_BYTES} bytes`);
