@@ -110,7 +110,7 @@ export function createIngest(deps: IngestDeps): Ingest {
     if (matched.length === 0) {
       const libraries = deps.catalog?.knownLibraries() ?? [];
       const list = libraries.map((l) => `${l.title} (${l.locations.join(", ")})`).join("; ") || "none";
-      const message = `no library of the media server contains ${listSome(unmatched)}; libraries: ${list}`;
+      const message = `no library of the media server holds ${listSome(unmatched)}; libraries: ${list}`;
       return { result: "unmatched", source, event, message, paths: unmatched, libraries };
     }
     const requests: ScanRequest[] = [];

@@ -135,7 +135,7 @@ describe("the way in", () => {
       result: "unmatched",
       source: "watch",
       event: "Watch",
-      message: "no library of the media server contains /srv/Film; libraries: TV (/data/TV)",
+      message: "no library of the media server holds /srv/Film; libraries: TV (/data/TV)",
       paths: ["/srv/Film"],
       libraries: [TV],
     });
