@@ -37,8 +37,11 @@ export function coalesceRequest(
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
     const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
-    saveMerged(ctx, holder.id, merged, now);
-    if (scanFolder) ctx.st.needFolderScan.run(holder.id);
+    if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder.id, merged, scanFolder, now);
+    else {
+      saveMerged(ctx, holder.id, merged, now);
+      if (scanFolder) ctx.st.needFolderScan.run(holder.id);
+    }
     return {
       kind: holder.folder === incoming.folder ? "merged" : "covered",
       scanId: holder.id,
@@ -101,6 +104,12 @@ function absorbScan(ctx: CoalesceContext, intoId: number, child: ScanRow, now: n
   if (child.scan_folder !== 0) ctx.st.needFolderScan.run(intoId);
   ctx.st.deleteDeliveries.run(child.id);
   ctx.st.deleteScan.run(child.id);
+}
+
+/** `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the scan. */
+function saveIntoOpen(ctx: CoalesceContext, id: number, facts: ScanFacts, scanFolder: boolean, now: number): void {
+  ctx.st.mergeIntoOpen.run(facts.dueAt, facts.priority, facts.requests, facts.lastRequestedAt, facts.source, facts.event, scanFolder ? 1 : 0, id);
+  ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
 }
 
 function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {

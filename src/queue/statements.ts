@@ -23,6 +23,12 @@ export function prepareStatements(db: Database) {
     ),
     // A request that is not only sidecars merged in: the folder is scanned.
     needFolderScan: p<[number]>("UPDATE scan_queue SET scan_folder = 1 WHERE id = ? AND scan_folder = 0"),
+    // A request merging into a scan that is open already: neither its state nor its first request
+    // changes, so the indexes on them (the open folders', the state ones) are left alone.
+    mergeIntoOpen: p<[number, number, number, number, string, string, number, number]>(
+      `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, last_requested_at = ?, source = ?, event = ?,
+       scan_folder = MAX(scan_folder, ?) WHERE id = ?`,
+    ),
     updateMerged: p<[number, number, number, number, number, string, string, number]>(
       `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, first_requested_at = ?, last_requested_at = ?,
        source = ?, event = ?, state = 'open' WHERE id = ?`,
