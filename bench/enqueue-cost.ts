@@ -6,8 +6,9 @@
  * files; after the first requests each one merges into the open scan of its
  * season folder). Each round sends `batches` group commits of 64 requests
  * (64 connections' worth, enqueued in one turn, awaited together) and takes
- * the process's CPU time (user + system) per request; prints the median of
- * the rounds. `--base <checkout>` runs another checkout's queue code in the
+ * the process's CPU time (user + system) per request, a WAL checkpoint of
+ * the round's writes included (serve runs it on a thread: CPU all the same);
+ * prints the median of the rounds. `--base <checkout>` runs another checkout's queue code in the
  * same process, rounds alternating, and checks that both gave every request
  * the same outcome.
  *
@@ -21,7 +22,8 @@ import { createServerMapper, createSourceTable } from "../src/ingest/sources.js"
 import { systemClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { BENCH_PASS, benchConfig } from "./lib/bench-config.js";
-import { makeTempDir, runCleanup } from "./lib/cleanup.js";
+import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
+import type { Database } from "better-sqlite3";
 
 const BATCH = 64;
 const args = process.argv.slice(2);
@@ -55,7 +57,8 @@ async function wrkRequests(): Promise<ScanRequest[][]> {
 interface Subject {
   name: string;
   sink: ScanSink;
-  samples: number[];
+  db: Database;
+  samples: Map<string, number[]>;
   outcomes: string[];
 }
 
@@ -68,13 +71,15 @@ async function subjectOf(name: string, root: string): Promise<Subject> {
     load("group-commit.ts"),
   ]);
   const db = openDatabase(path.join(makeTempDir(), "scanarr.db"));
+  onCleanup(() => db.close());
   const config = benchConfig("http://127.0.0.1:1", BENCH_PASS);
   const queue = new ScanQueue({ db, clock: systemClock, targets: ["plex"], delayMs: config.SERVER_SCAN_DELAY * 1000, logger: silentLogger() });
   const sink: ScanSink = createGroupCommit(queue, (fn: () => unknown) => queue.batch(fn), ScanQueue.checkRequests);
-  return { name, sink, samples: [], outcomes: [] };
+  return { name, sink, db, samples: new Map(), outcomes: [] };
 }
 
-async function runRound(subject: Subject, requests: ScanRequest[][], record: boolean): Promise<void> {
+/** `batches` group commits of 64 webhooks and a checkpoint of what they wrote: CPU µs per webhook. */
+async function runRound(subject: Subject, requests: ScanRequest[][], record: boolean): Promise<number> {
   const before = process.cpuUsage();
   for (let b = 0; b < batches; b++) {
     const calls: Promise<EnqueueOutcome>[] = [];
@@ -82,19 +87,37 @@ async function runRound(subject: Subject, requests: ScanRequest[][], record: boo
     const outcomes = await Promise.all(calls);
     if (record) for (const o of outcomes) subject.outcomes.push(`${o.queued.join(",")}|${o.covered.join(",")}`);
   }
+  subject.db.pragma("wal_checkpoint(PASSIVE)");
   const used = process.cpuUsage(before);
-  subject.samples.push((used.user + used.system) / (batches * BATCH));
+  return (used.user + used.system) / (batches * BATCH);
 }
 
-const requests = await wrkRequests();
+/** The wrk load's requests with each folder made new (`New <round>-<n>`): every request creates a scan. */
+function newFolderRequests(wrk: ScanRequest[][], round: number): ScanRequest[][] {
+  return Array.from({ length: batches * BATCH }, (_, n) => {
+    const text = JSON.stringify(wrk[n % wrk.length]).replace(/Show \d+\//g, `New ${round}-${n}/`);
+    return JSON.parse(text) as ScanRequest[];
+  });
+}
+
+const wrk = await wrkRequests();
+const cases: Array<{ label: string; requests: (round: number) => ScanRequest[][] }> = [
+  { label: "merge into its open season folder (the wrk load)", requests: () => wrk },
+  { label: "a new season folder each (creates a scan)", requests: (round) => newFolderRequests(wrk, round) },
+];
 const subjects = [await subjectOf("this checkout", path.resolve(import.meta.dirname, ".."))];
-if (baseRoot) subjects.push(await subjectOf(`base (${baseRoot})`, baseRoot));
-// A first round fills each queue with the open scans the rest merge into; its outcomes are compared.
-for (const subject of subjects) await runRound(subject, requests, true);
-for (const subject of subjects) subject.samples.length = 0;
+if (baseRoot) subjects.push(await subjectOf(`base (${path.basename(baseRoot)})`, baseRoot));
+// A first round fills each queue with the open scans the merges go into; its outcomes are compared.
+for (const subject of subjects) await runRound(subject, wrk, true);
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? subjects : [...subjects].reverse();
-  for (const subject of order) await runRound(subject, requests, false);
+  for (const { label, requests } of cases) {
+    const made = requests(round);
+    for (const subject of order) {
+      const took = await runRound(subject, made, round === 0);
+      subject.samples.set(label, [...(subject.samples.get(label) ?? []), took]);
+    }
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -102,16 +125,20 @@ console.log(
   `${batches} batches of ${BATCH} requests per round, ${rounds} rounds${subjects.length > 1 ? " alternating" : ""}; ` +
     `Node ${process.version}; ${new Date().toISOString().slice(0, 16)}Z`,
 );
-const reference = median(subjects[subjects.length - 1]?.samples ?? []);
-for (const s of subjects) {
-  const m = median(s.samples);
-  const range = `${Math.min(...s.samples).toFixed(1)}–${Math.max(...s.samples).toFixed(1)}`;
-  console.log(`${s.name.padEnd(40)} median ${m.toFixed(1)} µs CPU/request (rounds ${range})  ratio ${(m / reference).toFixed(3)}`);
+for (const { label } of cases) {
+  console.log(label);
+  const reference = median(subjects.at(-1)?.samples.get(label) ?? []);
+  for (const s of subjects) {
+    const xs = s.samples.get(label) ?? [];
+    const m = median(xs);
+    const range = `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
+    console.log(`  ${s.name.padEnd(28)} median ${m.toFixed(1).padStart(5)} µs CPU/request (rounds ${range})  ratio ${(m / reference).toFixed(3)}`);
+  }
 }
 const [mine, base] = subjects;
 if (mine && base) {
   const differ = mine.outcomes.filter((o, i) => o !== base.outcomes[i]).length;
-  console.log(`outcomes of the first round: ${differ === 0 ? "the same for every request" : `${differ} differ`}`);
+  console.log(`outcomes of the first rounds: ${differ === 0 ? `the same for all ${mine.outcomes.length} requests` : `${differ} differ`}`);
   if (differ > 0) process.exitCode = 1;
 }
 await runCleanup();

@@ -24,8 +24,8 @@ export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: n
  * Files `incoming` into the open scans, keeping the invariant that no open
  * folder lies inside another: an open ancestor (or the folder itself) takes
  * it in; otherwise it becomes a new open scan that absorbs open descendants
- * (and their files). Costs one IN lookup over the folder's prefixes and one
- * index range scan.
+ * (and their files). Costs one index seek when the folder is open already;
+ * otherwise one IN lookup over its ancestors and one index range scan.
  */
 export function coalesceRequest(
   ctx: CoalesceContext,
@@ -86,7 +86,13 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
 }
 
 function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
-  const rows = ctx.st.openIn.all(JSON.stringify([...ancestorsOf(folder), folder])) as ScanRow[];
+  // Most requests name a folder that is open already; then, no open folder lying inside
+  // another, no ancestor is open: one index seek, and the ancestors are not even spelled out.
+  const own = ctx.st.openFolder.get(folder) as ScanRow | undefined;
+  if (own) return own;
+  const candidates = ancestorsOf(folder);
+  if (candidates.length === 0) return undefined;
+  const rows = ctx.st.openAmong(candidates.length).all(...candidates) as ScanRow[];
   // The invariant allows one row; should it ever be broken, the topmost folder wins.
   return rows.filter((row) => row.folder === folder || isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
 }
