@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/lib/clock.js";
+import { createGroupCommit } from "../../src/queue/group-commit.js";
+import { ScanQueue } from "../../src/queue/scan-queue.js";
+import type { Database } from "../../src/queue/database.js";
+import { createQueue, request } from "./helpers.js";
+
+// A merge writes only what changes (issue 26); these are the facts it must still get right.
+
+const SEASON = "/data/TV/Show/Season 1";
+const FILE = `${SEASON}/Show - S01E01.mkv`;
+
+function sonarrImport(mappingKey: string, mappingPrefix: string, event = "Download") {
+  const path = `${mappingPrefix}Show/Season 1/Show - S01E01.mkv`;
+  return { folder: SEASON, source: "sonarr", event, files: [FILE], origins: [{ path, mapped: FILE, mappingKey, mappingPrefix }] };
+}
+
+function countsOf(db: Database): { kept: Record<string, number>; counted: Record<string, number> } {
+  const rows = (sql: string) => db.prepare(sql).all() as Array<{ state: string; n: number }>;
+  const byState = (list: Array<{ state: string; n: number }>) => Object.fromEntries(list.map((r) => [r.state, r.n]));
+  return {
+    kept: byState(rows("SELECT state, n FROM scan_count WHERE n <> 0")),
+    counted: byState(rows("SELECT state, COUNT(*) AS n FROM scan_queue GROUP BY state")),
+  };
+}
+
+describe("a request merging into an open scan", () => {
+  it("counts a path named again up, and records a new mapping of it when the config changed in between", () => {
+    const { queue, clock } = createQueue();
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    clock.advance(1_000);
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/", "Upgrade")]);
+    expect(queue.listPending()[0]?.origins).toMatchObject([
+      { path: "/tv/Show/Season 1/Show - S01E01.mkv", mappingKey: "/data/TV/", mappingPrefix: "/tv/", event: "Upgrade", times: 2 },
+    ]);
+    // Same path as Sonarr named it, mapped by another entry now.
+    clock.advance(1_000);
+    const moved = sonarrImport("/data/TV/", "/tv/");
+    const [origin] = moved.origins;
+    if (origin) Object.assign(origin, { mappingKey: "/data/", mappingPrefix: "/tv/../" });
+    queue.enqueue([moved]);
+    expect(queue.listPending()[0]?.origins).toMatchObject([
+      { path: "/tv/Show/Season 1/Show - S01E01.mkv", mapped: FILE, mappingKey: "/data/", mappingPrefix: "/tv/../", times: 3 },
+    ]);
+  });
+
+  it("keeps its first request and its state, moves its debounce, and leaves the counts right", () => {
+    const { queue, clock, db } = createQueue({ delayMs: 10_000 });
+    const start = clock.now();
+    queue.enqueue([request(SEASON)]);
+    clock.advance(4_000);
+    queue.enqueue([{ ...request(SEASON, "radarr", "Rename"), priority: -1 }]);
+    expect(queue.listPending()[0]).toMatchObject({
+      requests: 2,
+      firstRequestedAt: start,
+      lastRequestedAt: start + 4_000,
+      dueAt: start + 14_000,
+      priority: -1,
+      source: "radarr",
+      event: "Rename",
+    });
+    expect(countsOf(db).kept).toEqual({ open: 1 });
+    expect(countsOf(db).kept).toEqual(countsOf(db).counted);
+  });
+
+  it("takes an earlier first request from a process whose clock is behind", () => {
+    const { queue, clock, db } = createQueue();
+    queue.enqueue([request(SEASON)]);
+    const behind = createQueue({ db, clock: new ManualClock(clock.now() - 5_000), recover: false }).queue;
+    behind.enqueue([request(SEASON)]);
+    expect(queue.listPending()[0]).toMatchObject({ requests: 2, firstRequestedAt: clock.now() - 5_000, lastRequestedAt: clock.now() });
+    expect(countsOf(db).kept).toEqual(countsOf(db).counted);
+  });
+
+  it("needs the folder scanned again when a folder request merges into a scan asked only for sidecars", () => {
+    const { queue, db } = createQueue();
+    const subtitle = `${SEASON}/Show - S01E01.en.srt`;
+    queue.enqueue([{ ...request(SEASON), files: [subtitle], refresh: true, scanFolder: false }]);
+    const scanFolder = () => (db.prepare("SELECT scan_folder AS v FROM scan_queue").get() as { v: number }).v;
+    expect(scanFolder()).toBe(0);
+    queue.enqueue([{ ...request(SEASON), files: [subtitle], refresh: true, scanFolder: false }]);
+    expect(scanFolder()).toBe(0);
+    queue.enqueue([request(SEASON)]);
+    expect(scanFolder()).toBe(1);
+  });
+
+  it("waits again for a file it had seen when the file is named again, and keeps a file named again as it stands", () => {
+    const { queue, db } = createQueue({ fileChecks: { maxChecks: 3, delayMs: 60_000, scanFolderOnExhaustion: false } });
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    db.prepare("UPDATE scan_file SET seen = 1").run();
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
+    queue.enqueue([{ ...sonarrImport("/data/TV/", "/tv/"), deletion: true }]);
+    expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: true, seen: false }]);
+  });
+});
+
+describe("one group commit naming one folder several times", () => {
+  it("answers each caller as it would have been answered alone and keeps one scan", async () => {
+    const { queue, db } = createQueue();
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
+    const answers = await Promise.all([
+      enqueue([request(SEASON)]),
+      enqueue([request(SEASON)]),
+      enqueue([request("/data/TV/Show")]),
+      enqueue([request(SEASON)]),
+    ]);
+    expect(answers).toEqual([
+      { queued: [SEASON], covered: [] },
+      { queued: [SEASON], covered: [] },
+      { queued: ["/data/TV/Show"], covered: [] },
+      { queued: [], covered: [SEASON] },
+    ]);
+    expect(queue.listPending().map((s) => [s.folder, s.requests])).toEqual([["/data/TV/Show", 4]]);
+    expect(countsOf(db).kept).toEqual({ open: 1 });
+    expect(countsOf(db).kept).toEqual(countsOf(db).counted);
+  });
+});
