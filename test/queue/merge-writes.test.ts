@@ -84,7 +84,7 @@ describe("a request merging into an open scan", () => {
     expect(scanFolder()).toBe(1);
   });
 
-  it("waits again for a file it had seen when the file is named again, and keeps a file named again as it stands", () => {
+  it("waits again for a file it had seen when the file is named again, keeps a refresh asked for, and takes a deletion", () => {
     const { queue, db } = createQueue({ fileChecks: { maxChecks: 3, delayMs: 60_000, scanFolderOnExhaustion: false } });
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     db.prepare("UPDATE scan_file SET seen = 1").run();
@@ -92,7 +92,13 @@ describe("a request merging into an open scan", () => {
     expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
+    const refresh = () => (db.prepare("SELECT refresh AS v FROM scan_file").get() as { v: number }).v;
+    queue.enqueue([{ ...sonarrImport("/data/TV/", "/tv/"), refresh: true }]);
+    expect(refresh()).toBe(1);
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    expect(refresh()).toBe(1);
     queue.enqueue([{ ...sonarrImport("/data/TV/", "/tv/"), deletion: true }]);
+    expect(refresh()).toBe(0);
     expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: true, seen: false }]);
   });
 });
