@@ -3,6 +3,7 @@ import { ManualClock } from "../../src/lib/clock.js";
 import { createGroupCommit } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import type { Database } from "../../src/queue/database.js";
+import { migrateQueue } from "../../src/queue/schema.js";
 import { createQueue, request } from "./helpers.js";
 
 // A merge writes only what changes (issue 26); these are the facts it must still get right.
@@ -122,5 +123,32 @@ describe("one group commit naming one folder several times", () => {
     expect(queue.listPending().map((s) => [s.folder, s.requests])).toEqual([["/data/TV/Show", 4]]);
     expect(countsOf(db).kept).toEqual({ open: 1 });
     expect(countsOf(db).kept).toEqual(countsOf(db).counted);
+  });
+});
+
+describe("the request paths table", () => {
+  it("keeps every path and its count when a version 6 database is upgraded, and counts on", () => {
+    const { queue, clock, db } = createQueue();
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    queue.enqueue([{ ...request("/data/Movies/Film"), origins: [{ path: "/movies/Film", mapped: "/data/Movies/Film" }] }]);
+    // Back to scan_request as version 6 made it.
+    db.exec(`CREATE TABLE kept AS SELECT * FROM scan_request; DROP TABLE scan_request;
+             CREATE TABLE scan_request (
+               scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE, path TEXT NOT NULL, mapped TEXT NOT NULL,
+               mapping_key TEXT, mapping_prefix TEXT, source TEXT NOT NULL, event TEXT NOT NULL, first_at INTEGER NOT NULL,
+               last_at INTEGER NOT NULL, times INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (scan_id, path)) WITHOUT ROWID;
+             CREATE INDEX scan_request_path ON scan_request (path); CREATE INDEX scan_request_mapped ON scan_request (mapped);
+             INSERT INTO scan_request SELECT * FROM kept; DROP TABLE kept; DELETE FROM scan_migrations WHERE version >= 7`);
+    const before = db.prepare("SELECT * FROM scan_request ORDER BY scan_id, path").all();
+    migrateQueue(db);
+    expect(db.prepare("SELECT * FROM scan_request ORDER BY scan_id, path").all()).toEqual(before);
+    expect((db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'scan_request'").get() as { sql: string }).sql).not.toMatch(/WITHOUT ROWID/);
+    clock.advance(1_000);
+    queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
+    // The TV scan's debounce moved past the film's.
+    expect(queue.listPending().map((s) => s.origins.map((o) => [o.path, o.times]))).toEqual([
+      [["/movies/Film", 1]],
+      [["/tv/Show/Season 1/Show - S01E01.mkv", 2]],
+    ]);
   });
 });
