@@ -1,6 +1,6 @@
 import { isWithin } from "../paths/index.js";
 import { ancestorsOf, descendantRangeOf } from "./folder-key.js";
-import { factsOf, type ScanRow } from "./rows.js";
+import { factsOf, type OpenScanRow, type ScanRow } from "./rows.js";
 import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
 import { moveFiles, type FileStatements } from "./scan-files.js";
@@ -85,26 +85,26 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
   for (const child of children) absorbScan(ctx, scan.id, child, now);
 }
 
-function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
+function findOpenHolder(ctx: CoalesceContext, folder: string): OpenScanRow | undefined {
   // Most requests name a folder that is open already; then, no open folder lying inside
   // another, no ancestor is open: one index seek, and the ancestors are not even spelled out.
-  const own = ctx.st.openFolder.get(folder) as ScanRow | undefined;
+  const own = ctx.st.openFolder.get(folder) as OpenScanRow | undefined;
   if (own) return own;
   const candidates = ancestorsOf(folder);
   if (candidates.length === 0) return undefined;
-  const rows = ctx.st.openAmong(candidates.length).all(...candidates) as ScanRow[];
+  const rows = ctx.st.openAmong(candidates.length).all(...candidates) as OpenScanRow[];
   // The invariant allows one row; should it ever be broken, the topmost folder wins.
   return rows.filter((row) => row.folder === folder || isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
 }
 
-function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
+function findOpenDescendants(ctx: CoalesceContext, folder: string): OpenScanRow[] {
   const { from, to } = descendantRangeOf(folder);
-  const rows = ctx.st.openRange.all(from, to, folder) as ScanRow[];
+  const rows = ctx.st.openRange.all(from, to, folder) as OpenScanRow[];
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
 /** `child` disappears into `intoId`, its files, its requests' paths (and its need of a folder scan) with it. */
-function absorbScan(ctx: CoalesceContext, intoId: number, child: ScanRow, now: number): void {
+function absorbScan(ctx: CoalesceContext, intoId: number, child: OpenScanRow, now: number): void {
   moveFiles(ctx.fst, intoId, child.id, ctx.gateFiles, now);
   ctx.rst.move.run(intoId, child.id);
   if (child.scan_folder !== 0) ctx.st.needFolderScan.run(intoId);

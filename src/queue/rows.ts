@@ -56,8 +56,14 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
+/** What coalescing reads of an open scan (`OPEN_SCAN_COLUMNS`): fewer columns, less to copy out per merge. */
+export type OpenScanRow = Pick<
+  ScanRow,
+  "id" | "folder" | "priority" | "requests" | "source" | "event" | "first_requested_at" | "last_requested_at" | "due_at" | "scan_folder"
+>;
+
 /** The mergeable fields of a stored scan. */
-export function factsOf(row: ScanRow): ScanFacts {
+export function factsOf(row: OpenScanRow): ScanFacts {
   return {
     folder: row.folder,
     priority: row.priority,

@@ -1,5 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
 
+/** The columns of an OpenScanRow (rows.ts). */
+const OPEN_SCAN_COLUMNS = "id, folder, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder";
+
 /**
  * Every statement the queue runs, prepared once. The coalescing lookups name
  * the partial index on open folders: without statistics SQLite would pick the
@@ -17,13 +20,13 @@ export function prepareStatements(db: Database) {
      */
     openAmong: (n: number): Statement<string[]> => {
       openAmong[n] ??= p<string[]>(
-        `SELECT * FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (${Array(n).fill("?").join(", ")})`,
+        `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (${Array(n).fill("?").join(", ")})`,
       );
       return openAmong[n];
     },
-    openFolder: p<[string]>("SELECT * FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?"),
+    openFolder: p<[string]>(`SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?`),
     openRange: p<[string, string, string]>(
-      "SELECT * FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?",
+      `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?`,
     ),
     scanById: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
     insertScan: p<[string, number, number, string, string, number, number, number, number]>(
