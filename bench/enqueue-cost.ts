@@ -73,7 +73,13 @@ async function subjectOf(name: string, root: string): Promise<Subject> {
   const db = openDatabase(path.join(makeTempDir(), "scanarr.db"));
   onCleanup(() => db.close());
   const config = benchConfig("http://127.0.0.1:1", BENCH_PASS);
-  const queue = new ScanQueue({ db, clock: systemClock, targets: ["plex"], delayMs: config.SERVER_SCAN_DELAY * 1000, logger: silentLogger() });
+  const queue = new ScanQueue({
+    db,
+    clock: systemClock,
+    targets: ["plex"],
+    delayMs: config.SERVER_SCAN_DELAY * 1000,
+    logger: silentLogger(),
+  });
   const sink: ScanSink = createGroupCommit(queue, (fn: () => unknown) => queue.batch(fn), ScanQueue.checkRequests);
   return { name, sink, db, samples: new Map(), outcomes: [] };
 }
@@ -132,7 +138,9 @@ for (const { label } of cases) {
     const xs = s.samples.get(label) ?? [];
     const m = median(xs);
     const range = `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
-    console.log(`  ${s.name.padEnd(28)} median ${m.toFixed(1).padStart(5)} µs CPU/request (rounds ${range})  ratio ${(m / reference).toFixed(3)}`);
+    console.log(
+      `  ${s.name.padEnd(28)} median ${m.toFixed(1).padStart(5)} µs CPU/request (rounds ${range})  ratio ${(m / reference).toFixed(3)}`,
+    );
   }
 }
 const [mine, base] = subjects;

@@ -1,6 +1,7 @@
 import { isWithin } from "../paths/index.js";
 import { ancestorsOf, descendantRangeOf } from "./folder-key.js";
-import { factsOf, type OpenScanRow, type ScanRow } from "./rows.js";
+import { openScanOf, type OpenScanRow } from "./open-scan.js";
+import { factsOf, type ScanRow } from "./rows.js";
 import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
 import { moveFiles, type FileStatements } from "./scan-files.js";
@@ -88,18 +89,18 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
 function findOpenHolder(ctx: CoalesceContext, folder: string): OpenScanRow | undefined {
   // Most requests name a folder that is open already; then, no open folder lying inside
   // another, no ancestor is open: one index seek, and the ancestors are not even spelled out.
-  const own = ctx.st.openFolder.get(folder) as OpenScanRow | undefined;
-  if (own) return own;
+  const own = ctx.st.openFolder.get(folder) as unknown[] | undefined;
+  if (own) return openScanOf(own);
   const candidates = ancestorsOf(folder);
   if (candidates.length === 0) return undefined;
-  const rows = ctx.st.openAmong(candidates.length).all(...candidates) as OpenScanRow[];
+  const rows = (ctx.st.openAmong(candidates.length).all(...candidates) as unknown[][]).map(openScanOf);
   // The invariant allows one row; should it ever be broken, the topmost folder wins.
   return rows.filter((row) => row.folder === folder || isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
 }
 
 function findOpenDescendants(ctx: CoalesceContext, folder: string): OpenScanRow[] {
   const { from, to } = descendantRangeOf(folder);
-  const rows = ctx.st.openRange.all(from, to, folder) as OpenScanRow[];
+  const rows = (ctx.st.openRange.all(from, to, folder) as unknown[][]).map(openScanOf);
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
@@ -114,7 +115,16 @@ function absorbScan(ctx: CoalesceContext, intoId: number, child: OpenScanRow, no
 
 /** `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the scan. */
 function saveIntoOpen(ctx: CoalesceContext, id: number, facts: ScanFacts, scanFolder: boolean, now: number): void {
-  ctx.st.mergeIntoOpen.run(facts.dueAt, facts.priority, facts.requests, facts.lastRequestedAt, facts.source, facts.event, scanFolder ? 1 : 0, id);
+  ctx.st.mergeIntoOpen.run(
+    facts.dueAt,
+    facts.priority,
+    facts.requests,
+    facts.lastRequestedAt,
+    facts.source,
+    facts.event,
+    scanFolder ? 1 : 0,
+    id,
+  );
   ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
 }
 

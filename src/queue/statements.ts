@@ -1,7 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
-
-/** The columns of an OpenScanRow (rows.ts). */
-const OPEN_SCAN_COLUMNS = "id, folder, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder";
+import { OPEN_SCAN_COLUMNS } from "./open-scan.js";
 
 /**
  * Every statement the queue runs, prepared once. The coalescing lookups name
@@ -21,13 +19,16 @@ export function prepareStatements(db: Database) {
     openAmong: (n: number): Statement<string[]> => {
       openAmong[n] ??= p<string[]>(
         `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (${Array(n).fill("?").join(", ")})`,
-      );
+      ).raw(true);
       return openAmong[n];
     },
-    openFolder: p<[string]>(`SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?`),
+    // The open-scan lookups answer raw rows of OPEN_SCAN_COLUMNS (open-scan.ts).
+    openFolder: p<[string]>(
+      `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?`,
+    ).raw(true),
     openRange: p<[string, string, string]>(
       `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?`,
-    ),
+    ).raw(true),
     scanById: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
     insertScan: p<[string, number, number, string, string, number, number, number, number]>(
       `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder)

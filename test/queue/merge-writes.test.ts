@@ -142,7 +142,9 @@ describe("the request paths table", () => {
     const before = db.prepare("SELECT * FROM scan_request ORDER BY scan_id, path").all();
     migrateQueue(db);
     expect(db.prepare("SELECT * FROM scan_request ORDER BY scan_id, path").all()).toEqual(before);
-    expect((db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'scan_request'").get() as { sql: string }).sql).not.toMatch(/WITHOUT ROWID/);
+    expect((db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'scan_request'").get() as { sql: string }).sql).not.toMatch(
+      /WITHOUT ROWID/,
+    );
     clock.advance(1_000);
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     // The TV scan's debounce moved past the film's.
