@@ -1,16 +1,19 @@
 /**
  * The SQL part of a webhook's cost (issue 26), without HTTP in the way: the
- * ScanQueue and group commit as `serve` builds them, on a real SQLite file,
- * fed the requests the one ingest pipeline makes of the wrk load of
- * `ingest.ts --wrk` (Sonarr Download, 100 series × 2 seasons, 1,000 episode
- * files; after the first requests each one merges into the open scan of its
- * season folder). Each round sends `batches` group commits of 64 requests
- * (64 connections' worth, enqueued in one turn, awaited together) and takes
- * the process's CPU time (user + system) per request, a WAL checkpoint of
- * the round's writes included (serve runs it on a thread: CPU all the same);
- * prints the median of the rounds. `--base <checkout>` runs another checkout's queue code in the
- * same process, rounds alternating, and checks that both gave every request
- * the same outcome.
+ * ScanQueue and group commit as `serve` builds them (one target, a 1-hour
+ * delay), on a real SQLite file, fed the requests the one ingest pipeline
+ * makes of the wrk load of `ingest.ts --wrk` (Sonarr Download, 100 series ×
+ * 2 seasons, 1,000 episode files). Each round sends `batches` group commits
+ * of 64 requests (64 connections' worth, enqueued in one turn, awaited
+ * together) and takes the process's CPU time (user + system) per request,
+ * a WAL checkpoint of the round's writes included (serve runs it on a
+ * thread: CPU all the same). Three cases, each round: the wrk load itself
+ * (each request merges into the open scan of its season folder and names a
+ * file named before), the same requests naming a file never named before,
+ * and each request a new season folder. Prints the median of the rounds.
+ * `--base <checkout>` runs another checkout's queue code in the same
+ * process, rounds alternating, and exits 1 unless both gave every request
+ * of the first rounds the same outcome.
  *
  *   node --import tsx bench/enqueue-cost.ts [batches=200] [rounds=9] [--base <checkout>]
  */
@@ -106,9 +109,18 @@ function newFolderRequests(wrk: ScanRequest[][], round: number): ScanRequest[][]
   });
 }
 
+/** The wrk load's requests, each naming an episode file not named before (`E<round>x<n>`): a new path in an open scan. */
+function newFileRequests(wrk: ScanRequest[][], round: number): ScanRequest[][] {
+  return Array.from({ length: batches * BATCH }, (_, n) => {
+    const text = JSON.stringify(wrk[n % wrk.length]).replace(/ - S(\d+)E\d+ - /g, ` - S$1E${round}x${n} - `);
+    return JSON.parse(text) as ScanRequest[];
+  });
+}
+
 const wrk = await wrkRequests();
 const cases: Array<{ label: string; requests: (round: number) => ScanRequest[][] }> = [
   { label: "merge into its open season folder (the wrk load)", requests: () => wrk },
+  { label: "a new file in its open season folder", requests: (round) => newFileRequests(wrk, round) },
   { label: "a new season folder each (creates a scan)", requests: (round) => newFolderRequests(wrk, round) },
 ];
 const subjects = [await subjectOf("this checkout", path.resolve(import.meta.dirname, ".."))];
