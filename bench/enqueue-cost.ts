@@ -57,46 +57,46 @@ async function wrkRequests(): Promise<ScanRequest[][]> {
   return made;
 }
 
-interface Subject {
-  name: string;
+interface Queue {
   sink: ScanSink;
   db: Database;
-  samples: Map<string, number[]>;
-  outcomes: string[];
 }
 
-/** A ScanQueue and its group commit, from the queue code of `root`, on a new database file. */
-async function subjectOf(name: string, root: string): Promise<Subject> {
+type QueueFactory = () => Queue;
+
+/** A maker of ScanQueues with their group commit, from the queue code of `root`, each on a new database file. */
+async function queuesOf(root: string): Promise<QueueFactory> {
   const load = (file: string) => import(pathToFileURL(path.join(root, "src/queue", file)).href);
   const [{ openDatabase }, { ScanQueue }, { createGroupCommit }] = await Promise.all([
     load("database.ts"),
     load("scan-queue.ts"),
     load("group-commit.ts"),
   ]);
-  const db = openDatabase(path.join(makeTempDir(), "scanarr.db"));
-  onCleanup(() => db.close());
   const config = benchConfig("http://127.0.0.1:1", BENCH_PASS);
-  const queue = new ScanQueue({
-    db,
-    clock: systemClock,
-    targets: ["plex"],
-    delayMs: config.SERVER_SCAN_DELAY * 1000,
-    logger: silentLogger(),
-  });
-  const sink: ScanSink = createGroupCommit(queue, (fn: () => unknown) => queue.batch(fn), ScanQueue.checkRequests);
-  return { name, sink, db, samples: new Map(), outcomes: [] };
+  return () => {
+    const db: Database = openDatabase(path.join(makeTempDir(), "scanarr.db"));
+    onCleanup(() => void db.close());
+    const queue = new ScanQueue({
+      db,
+      clock: systemClock,
+      targets: ["plex"],
+      delayMs: config.SERVER_SCAN_DELAY * 1000,
+      logger: silentLogger(),
+    });
+    return { db, sink: createGroupCommit(queue, (fn: () => unknown) => queue.batch(fn), ScanQueue.checkRequests) };
+  };
 }
 
 /** `batches` group commits of 64 webhooks and a checkpoint of what they wrote: CPU µs per webhook. */
-async function runRound(subject: Subject, requests: ScanRequest[][], record: boolean): Promise<number> {
+async function runRound(queue: Queue, requests: ScanRequest[][], outcomes?: string[]): Promise<number> {
   const before = process.cpuUsage();
   for (let b = 0; b < batches; b++) {
     const calls: Promise<EnqueueOutcome>[] = [];
-    for (let i = 0; i < BATCH; i++) calls.push(subject.sink.enqueue(requests[(b * BATCH + i) % requests.length] as ScanRequest[]));
-    const outcomes = await Promise.all(calls);
-    if (record) for (const o of outcomes) subject.outcomes.push(`${o.queued.join(",")}|${o.covered.join(",")}`);
+    for (let i = 0; i < BATCH; i++) calls.push(queue.sink.enqueue(requests[(b * BATCH + i) % requests.length] as ScanRequest[]));
+    const answers = await Promise.all(calls);
+    if (outcomes) for (const o of answers) outcomes.push(`${o.queued.join(",")}|${o.covered.join(",")}`);
   }
-  subject.db.pragma("wal_checkpoint(PASSIVE)");
+  queue.db.pragma("wal_checkpoint(PASSIVE)");
   const used = process.cpuUsage(before);
   return (used.user + used.system) / (batches * BATCH);
 }
@@ -123,17 +123,23 @@ const cases: Array<{ label: string; requests: (round: number) => ScanRequest[][]
   { label: "a new file in its open season folder", requests: (round) => newFileRequests(wrk, round) },
   { label: "a new season folder each (creates a scan)", requests: (round) => newFolderRequests(wrk, round) },
 ];
-const subjects = [await subjectOf("this checkout", path.resolve(import.meta.dirname, ".."))];
-if (baseRoot) subjects.push(await subjectOf(`base (${path.basename(baseRoot)})`, baseRoot));
-// A first round fills each queue with the open scans the merges go into; its outcomes are compared.
-for (const subject of subjects) await runRound(subject, wrk, true);
+const roots: Array<[string, string]> = [["this checkout", path.resolve(import.meta.dirname, "..")]];
+if (baseRoot) roots.push([`base (${path.basename(baseRoot)})`, baseRoot]);
+const subjects: Array<{ name: string; queues: Queue[]; samples: number[][]; outcomes: string[] }> = [];
+for (const [name, root] of roots) {
+  const make = await queuesOf(root);
+  subjects.push({ name, queues: cases.map(make), samples: cases.map(() => []), outcomes: [] });
+}
+// Each case has a queue of its own; a first round of the wrk load opens the scans of its
+// 200 season folders. The outcomes of that round and of each case's first are compared.
+for (const subject of subjects) for (const queue of subject.queues) await runRound(queue, wrk, subject.outcomes);
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? subjects : [...subjects].reverse();
-  for (const { label, requests } of cases) {
+  for (const [c, { requests }] of cases.entries()) {
     const made = requests(round);
     for (const subject of order) {
-      const took = await runRound(subject, made, round === 0);
-      subject.samples.set(label, [...(subject.samples.get(label) ?? []), took]);
+      const queue = subject.queues[c] as Queue;
+      subject.samples[c]?.push(await runRound(queue, made, round === 0 ? subject.outcomes : undefined));
     }
   }
 }
@@ -143,11 +149,11 @@ console.log(
   `${batches} batches of ${BATCH} requests per round, ${rounds} rounds${subjects.length > 1 ? " alternating" : ""}; ` +
     `Node ${process.version}; ${new Date().toISOString().slice(0, 16)}Z`,
 );
-for (const { label } of cases) {
+for (const [c, { label }] of cases.entries()) {
   console.log(label);
-  const reference = median(subjects.at(-1)?.samples.get(label) ?? []);
+  const reference = median(subjects.at(-1)?.samples[c] ?? []);
   for (const s of subjects) {
-    const xs = s.samples.get(label) ?? [];
+    const xs = s.samples[c] ?? [];
     const m = median(xs);
     const range = `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
     console.log(
