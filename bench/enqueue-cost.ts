@@ -11,11 +11,12 @@
  * (each request merges into the open scan of its season folder and names a
  * file named before), the same requests naming a file never named before,
  * and each request a new season folder. Prints the median of the rounds.
- * `--base <checkout>` runs another checkout's queue code in the same
- * process, rounds alternating, and exits 1 unless both gave every request
- * of the first rounds the same outcome.
+ * `--base <checkout>` (repeatable) runs another checkout's queue code in the
+ * same process, rounds alternating, and exits 1 unless it gave every request
+ * of the first rounds the outcome this checkout gave; the ratios are to the
+ * last base.
  *
- *   node --import tsx bench/enqueue-cost.ts [batches=200] [rounds=9] [--base <checkout>]
+ *   node --import tsx bench/enqueue-cost.ts [batches=200] [rounds=9] [--base <checkout>]...
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -30,9 +31,8 @@ import type { Database } from "better-sqlite3";
 
 const BATCH = 64;
 const args = process.argv.slice(2);
-const baseAt = args.indexOf("--base");
-const baseRoot = baseAt >= 0 ? path.resolve(args[baseAt + 1] ?? "") : undefined;
-const [batches = 200, rounds = 9] = args.filter((_, i) => baseAt < 0 || (i !== baseAt && i !== baseAt + 1)).map(Number);
+const baseRoots = args.flatMap((a, i) => (a === "--base" ? [path.resolve(args[i + 1] ?? "")] : []));
+const [batches = 200, rounds = 9] = args.filter((a, i) => a !== "--base" && args[i - 1] !== "--base").map(Number);
 
 /** The requests the pipeline makes of the wrk bench's 1,000 Sonarr bodies, one array per webhook. */
 async function wrkRequests(): Promise<ScanRequest[][]> {
@@ -124,7 +124,7 @@ const cases: Array<{ label: string; requests: (round: number) => ScanRequest[][]
   { label: "a new season folder each (creates a scan)", requests: (round) => newFolderRequests(wrk, round) },
 ];
 const roots: Array<[string, string]> = [["this checkout", path.resolve(import.meta.dirname, "..")]];
-if (baseRoot) roots.push([`base (${path.basename(baseRoot)})`, baseRoot]);
+for (const root of baseRoots) roots.push([`base (${path.basename(root)})`, root]);
 const subjects: Array<{ name: string; queues: Queue[]; samples: number[][]; outcomes: string[] }> = [];
 for (const [name, root] of roots) {
   const make = await queuesOf(root);
@@ -161,10 +161,12 @@ for (const [c, { label }] of cases.entries()) {
     );
   }
 }
-const [mine, base] = subjects;
-if (mine && base) {
-  const differ = mine.outcomes.filter((o, i) => o !== base.outcomes[i]).length;
-  console.log(`outcomes of the first rounds: ${differ === 0 ? `the same for all ${mine.outcomes.length} requests` : `${differ} differ`}`);
+const [mine, ...bases] = subjects;
+for (const base of bases) {
+  const differ = mine?.outcomes.filter((o, i) => o !== base.outcomes[i]).length ?? 0;
+  console.log(
+    `outcomes of the first rounds, ${base.name}: ${differ === 0 ? `the same for all ${base.outcomes.length} requests` : `${differ} differ`}`,
+  );
   if (differ > 0) process.exitCode = 1;
 }
 await runCleanup();
