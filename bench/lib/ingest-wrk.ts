@@ -28,13 +28,16 @@ interface Server {
   url: string;
   pid: number;
   /** Event-loop delay max and worst per-second p99 (ms) of a time span; undefined for the bare server. */
-  loop?: (from: number, to: number) => { max: number; p99: number };
+  loop?: (from: number, to: number) => { max: number; p99: number; heldMax: number; heldP99: number };
 }
 
 interface Run extends WrkResult {
   cpuUsPerReq: number;
   loopMax?: number;
   loopP99?: number;
+  /** How long serve held a request, headers parsed to answer written: the longest, and the worst second's p99. */
+  heldMax?: number;
+  heldP99?: number;
 }
 
 // Sonarr Download bodies over 100 series folders (two seasons each), 1,000 distinct bodies.
@@ -70,7 +73,12 @@ async function startServe(
     name,
     url: `http://127.0.0.1:${serve.port}/${BENCH_PASS}`,
     pid: serve.pid,
-    loop: (from, to) => ({ max: serve.loopDelayMax(from, to), p99: serve.loopDelayP99(from, to) }),
+    loop: (from, to) => ({
+      max: serve.loopDelayMax(from, to),
+      p99: serve.loopDelayP99(from, to),
+      heldMax: serve.requestTimeMax(from, to),
+      heldP99: serve.requestTimeP99(from, to),
+    }),
   };
 }
 
@@ -116,10 +124,12 @@ export async function runWrkMode(options: WrkModeOptions): Promise<void> {
         cpuUsPerReq: (cpu * 1e6) / Math.max(1, result.requests - result.errors),
         loopMax: loop?.max,
         loopP99: loop?.p99,
+        heldMax: loop?.heldMax,
+        heldP99: loop?.heldP99,
       };
       runs.get(server.name)?.push(run);
       console.log(
-        `round ${round + 1} ${server.name.padEnd(24)} ${Math.round(run.perSec)}/s  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms  max ${run.max.toFixed(0)} ms  errors ${run.errors}  CPU ${Math.round(run.cpuUsPerReq)} µs/req${loop ? `  loop delay max ${loop.max} ms, worst-second p99 ${loop.p99} ms` : ""}`,
+        `round ${round + 1} ${server.name.padEnd(24)} ${Math.round(run.perSec)}/s  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms  max ${run.max.toFixed(0)} ms  errors ${run.errors}  CPU ${Math.round(run.cpuUsPerReq)} µs/req${loop ? `  loop delay max ${loop.max} ms, worst-second p99 ${loop.p99} ms; held max ${loop.heldMax} ms, worst-second p99 ${loop.heldP99} ms` : ""}`,
       );
     }
   }
@@ -135,16 +145,19 @@ export async function runWrkMode(options: WrkModeOptions): Promise<void> {
     `load average (1 min) ${loadBefore[0]?.toFixed(1)} before, ${loadAfter[0]?.toFixed(1)} after, on ${(await import("node:os")).availableParallelism()} cores`,
   );
   console.log(
-    "| server | req/s | × bare | p50 ms | p99 ms | p99 ÷ bare | max ms | loop delay max ms | loop p99 ms | µs CPU/req | errors |",
+    "| server | req/s | × bare | p50 ms | p99 ms | p99 ÷ bare | max ms | loop delay max ms | loop p99 ms | held p99 ms | held max ms | µs CPU/req | errors |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const [name, list] of runs) {
     const m = (f: (r: Run) => number | undefined) => median(list.map((r) => f(r) ?? 0));
     const rate = m((r) => r.perSec);
     const p99 = m((r) => r.p99);
-    const loop = name === "bare node:http" ? ["–", "–"] : [m((r) => r.loopMax).toFixed(0), m((r) => r.loopP99).toFixed(1)];
+    const loop =
+      name === "bare node:http"
+        ? ["–", "–", "–", "–"]
+        : [m((r) => r.loopMax).toFixed(0), m((r) => r.loopP99).toFixed(1), m((r) => r.heldP99).toFixed(1), m((r) => r.heldMax).toFixed(0)];
     console.log(
-      `| ${name} | ${Math.round(rate).toLocaleString("en-US")} | ${(rate / refRate).toFixed(2)} | ${m((r) => r.p50).toFixed(1)} | ${p99.toFixed(1)} | ${(p99 / refP99).toFixed(1)} | ${m((r) => r.max).toFixed(0)} | ${loop[0]} | ${loop[1]} | ${Math.round(m((r) => r.cpuUsPerReq))} | ${list.reduce((n, r) => n + r.errors, 0)} |`,
+      `| ${name} | ${Math.round(rate).toLocaleString("en-US")} | ${(rate / refRate).toFixed(2)} | ${m((r) => r.p50).toFixed(1)} | ${p99.toFixed(1)} | ${(p99 / refP99).toFixed(1)} | ${m((r) => r.max).toFixed(0)} | ${loop[0]} | ${loop[1]} | ${loop[2]} | ${loop[3]} | ${Math.round(m((r) => r.cpuUsPerReq))} | ${list.reduce((n, r) => n + r.errors, 0)} |`,
     );
   }
   console.log("(medians of the rounds; the bare server's CPU per request is its own)");

@@ -18,6 +18,10 @@ export interface ServeChild {
   loopDelayMax(from: number, to: number): number;
   /** The highest per-second p99 of the child's event-loop delay (ms) between `from` and `to`. */
   loopDelayP99(from: number, to: number): number;
+  /** The longest time (ms) the child held a request (headers parsed to answer written) between `from` and `to`. */
+  requestTimeMax(from: number, to: number): number;
+  /** The highest per-second p99 of that time (ms) between `from` and `to`. */
+  requestTimeP99(from: number, to: number): number;
   /** SIGTERM, then waits for a clean exit (SIGKILL after 15 s); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -87,7 +91,9 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
   };
   const loopDelayMax = (from: number, to: number) => Math.max(0, ...loopSeconds(from, to).map(([, max = 0]) => max));
   const loopDelayP99 = (from: number, to: number) => Math.max(0, ...loopSeconds(from, to).map(([, , p99 = 0]) => p99));
-  return { child, pid: child.pid ?? 0, port, logFile, loopDelayMax, loopDelayP99, stop };
+  const requestTimeMax = (from: number, to: number) => Math.max(0, ...loopSeconds(from, to).map(([, , , max = 0]) => max));
+  const requestTimeP99 = (from: number, to: number) => Math.max(0, ...loopSeconds(from, to).map(([, , , , p99 = 0]) => p99));
+  return { child, pid: child.pid ?? 0, port, logFile, loopDelayMax, loopDelayP99, requestTimeMax, requestTimeP99, stop };
 }
 
 /** The `"port":N` field of the "listening" log line, or the socket itself when the log level hides that line. */

@@ -35,7 +35,7 @@ export async function splitByLibrary(
       }
       const holding = catalog?.librariesHolding ? catalog.librariesHolding(folder) : matcher?.librariesFor(folder);
       if (holding !== undefined && holding.length === 0) unmatched.push(folder);
-      else matched.set(folder, matcher && matcher.librariesFor(folder).length > 0 ? matcher.spellLikeLibrary(folder) : folder);
+      else matched.set(folder, matcher ? matcher.spellLikeLibrary(folder) : folder);
     }
     return { matched: [...matched], unmatched };
   };

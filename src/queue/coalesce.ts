@@ -1,5 +1,6 @@
 import { isWithin } from "../paths/index.js";
 import { ancestorsOf, descendantRangeOf } from "./folder-key.js";
+import { openScanOf, type OpenScanRow } from "./open-scan.js";
 import { factsOf, type ScanRow } from "./rows.js";
 import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
@@ -24,8 +25,8 @@ export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: n
  * Files `incoming` into the open scans, keeping the invariant that no open
  * folder lies inside another: an open ancestor (or the folder itself) takes
  * it in; otherwise it becomes a new open scan that absorbs open descendants
- * (and their files). Costs one IN lookup over the folder's prefixes and one
- * index range scan.
+ * (and their files). Costs one index seek when the folder is open already;
+ * otherwise one IN lookup over its ancestors and one index range scan.
  */
 export function coalesceRequest(
   ctx: CoalesceContext,
@@ -37,8 +38,11 @@ export function coalesceRequest(
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
     const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
-    saveMerged(ctx, holder.id, merged, now);
-    if (scanFolder) ctx.st.needFolderScan.run(holder.id);
+    if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder.id, merged, scanFolder, now);
+    else {
+      saveMerged(ctx, holder.id, merged, now);
+      if (scanFolder) ctx.st.needFolderScan.run(holder.id);
+    }
     return {
       kind: holder.folder === incoming.folder ? "merged" : "covered",
       scanId: holder.id,
@@ -82,25 +86,46 @@ export function reopenScan(ctx: CoalesceContext, scan: ScanRow, now: number): vo
   for (const child of children) absorbScan(ctx, scan.id, child, now);
 }
 
-function findOpenHolder(ctx: CoalesceContext, folder: string): ScanRow | undefined {
-  const rows = ctx.st.openIn.all(JSON.stringify([...ancestorsOf(folder), folder])) as ScanRow[];
+function findOpenHolder(ctx: CoalesceContext, folder: string): OpenScanRow | undefined {
+  // Most requests name a folder that is open already; then, no open folder lying inside
+  // another, no ancestor is open: one index seek, and the ancestors are not even spelled out.
+  const own = ctx.st.openFolder.get(folder) as unknown[] | undefined;
+  if (own) return openScanOf(own);
+  const candidates = ancestorsOf(folder);
+  if (candidates.length === 0) return undefined;
+  const rows = (ctx.st.openAmong(candidates.length).all(...candidates) as unknown[][]).map(openScanOf);
   // The invariant allows one row; should it ever be broken, the topmost folder wins.
   return rows.filter((row) => row.folder === folder || isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
 }
 
-function findOpenDescendants(ctx: CoalesceContext, folder: string): ScanRow[] {
+function findOpenDescendants(ctx: CoalesceContext, folder: string): OpenScanRow[] {
   const { from, to } = descendantRangeOf(folder);
-  const rows = ctx.st.openRange.all(from, to, folder) as ScanRow[];
+  const rows = (ctx.st.openRange.all(from, to, folder) as unknown[][]).map(openScanOf);
   return rows.filter((row) => isWithin(folder, row.folder));
 }
 
 /** `child` disappears into `intoId`, its files, its requests' paths (and its need of a folder scan) with it. */
-function absorbScan(ctx: CoalesceContext, intoId: number, child: ScanRow, now: number): void {
+function absorbScan(ctx: CoalesceContext, intoId: number, child: OpenScanRow, now: number): void {
   moveFiles(ctx.fst, intoId, child.id, ctx.gateFiles, now);
   ctx.rst.move.run(intoId, child.id);
   if (child.scan_folder !== 0) ctx.st.needFolderScan.run(intoId);
   ctx.st.deleteDeliveries.run(child.id);
   ctx.st.deleteScan.run(child.id);
+}
+
+/** `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the scan. */
+function saveIntoOpen(ctx: CoalesceContext, id: number, facts: ScanFacts, scanFolder: boolean, now: number): void {
+  ctx.st.mergeIntoOpen.run(
+    facts.dueAt,
+    facts.priority,
+    facts.requests,
+    facts.lastRequestedAt,
+    facts.source,
+    facts.event,
+    scanFolder ? 1 : 0,
+    id,
+  );
+  ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
 }
 
 function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: number): void {

@@ -1,3 +1,4 @@
+import type { OpenScanRow } from "./open-scan.js";
 import type { FileRow } from "./scan-files.js";
 import type { DeliveryState, FilesState, StoredScanState } from "./lifecycle.js";
 import { reasonFor } from "./reasons.js";
@@ -6,24 +7,14 @@ import type { DeliveryView, LibraryRef, QueuedScan, RequestOrigin, ScanFacts } f
 
 export type { StoredScanState } from "./lifecycle.js";
 
-export interface ScanRow {
-  id: number;
-  folder: string;
+/** A `scan_queue` row: what coalescing reads of it (OpenScanRow) and the rest. */
+export interface ScanRow extends OpenScanRow {
   state: StoredScanState;
-  priority: number;
-  requests: number;
-  source: string;
-  event: string;
-  first_requested_at: number;
-  last_requested_at: number;
-  due_at: number;
   finished_at: number | null;
   files_state: FilesState;
   file_checks: number;
   file_check_at: number;
   detail: string | null;
-  /** 0: only sidecars were asked for (docs/item-refresh.md); 1: the folder is scanned. */
-  scan_folder: number;
 }
 
 export interface DeliveryRow {
@@ -57,7 +48,7 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
 }
 
 /** The mergeable fields of a stored scan. */
-export function factsOf(row: ScanRow): ScanFacts {
+export function factsOf(row: OpenScanRow): ScanFacts {
   return {
     folder: row.folder,
     priority: row.priority,

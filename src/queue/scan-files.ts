@@ -11,10 +11,12 @@ export function prepareFileStatements(db: Database) {
   return {
     // The latest request wins: an upgrade may delete and re-import one name.
     // A refresh asked for stays asked for when the same import is named again.
+    // A file named again as it stands is not written again.
     upsertFile: p<[number, string, number, number]>(
       `INSERT INTO scan_file (scan_id, path, deletion, seen, refresh) VALUES (?, ?, ?, 0, ?)
        ON CONFLICT (scan_id, path) DO UPDATE SET deletion = excluded.deletion, seen = 0,
-       refresh = CASE WHEN excluded.deletion = 1 THEN 0 ELSE MAX(refresh, excluded.refresh) END`,
+       refresh = CASE WHEN excluded.deletion = 1 THEN 0 ELSE MAX(refresh, excluded.refresh) END
+       WHERE deletion <> excluded.deletion OR seen <> 0 OR refresh <> CASE WHEN excluded.deletion = 1 THEN 0 ELSE MAX(refresh, excluded.refresh) END`,
     ),
     moveFiles: p<[number, number]>(
       `INSERT OR IGNORE INTO scan_file (scan_id, path, deletion, seen, refresh)

@@ -19,11 +19,17 @@ export interface OriginInput {
 export function prepareRequestStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
+    // A repeat counts up and leaves the mapping (and the index on it) alone; should the mapping
+    // differ (the config changed), nothing is written here and `remap` does it all.
     upsert: p<[number, string, string, string | null, string | null, string, string, number, number]>(
       `INSERT INTO scan_request (scan_id, path, mapped, mapping_key, mapping_prefix, source, event, first_at, last_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (scan_id, path) DO UPDATE SET mapped = excluded.mapped, mapping_key = excluded.mapping_key,
-       mapping_prefix = excluded.mapping_prefix, source = excluded.source, event = excluded.event, last_at = excluded.last_at, times = times + 1`,
+       ON CONFLICT (scan_id, path) DO UPDATE SET source = excluded.source, event = excluded.event, last_at = excluded.last_at, times = times + 1
+       WHERE mapped = excluded.mapped AND mapping_key IS excluded.mapping_key AND mapping_prefix IS excluded.mapping_prefix`,
+    ),
+    remap: p<[string, string | null, string | null, string, string, number, number, string]>(
+      `UPDATE scan_request SET mapped = ?, mapping_key = ?, mapping_prefix = ?, source = ?, event = ?, last_at = ?, times = times + 1
+       WHERE scan_id = ? AND path = ?`,
     ),
     move: p<[number, number]>("UPDATE OR REPLACE scan_request SET scan_id = ? WHERE scan_id = ?"),
     originsIn: p<[string, number]>(
@@ -46,7 +52,13 @@ export function recordOrigins(
   event: string,
   now: number,
 ): void {
-  for (const o of origins) st.upsert.run(scanId, o.path, o.mapped, o.mappingKey ?? null, o.mappingPrefix ?? null, source, event, now, now);
+  for (const o of origins) {
+    const key = o.mappingKey ?? null;
+    const prefix = o.mappingPrefix ?? null;
+    if (st.upsert.run(scanId, o.path, o.mapped, key, prefix, source, event, now, now).changes === 0) {
+      st.remap.run(o.mapped, key, prefix, source, event, now, scanId, o.path);
+    }
+  }
 }
 
 /** Up to `perScan` origins of each scan, latest first. */

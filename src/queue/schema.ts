@@ -186,6 +186,32 @@ const MIGRATIONS: string[] = [
   CREATE INDEX scan_queue_live_due ON scan_queue (due_at, files_state) WHERE state IN ('open', 'closed');
   CREATE INDEX scan_delivery_retrying ON scan_delivery (scan_id) WHERE state = 'pending' AND attempts > 0;
   `,
+  // 7: scan_request as a rowid table with a unique index on (scan_id, path).
+  // A path named again counts up on every webhook; in a WITHOUT ROWID table
+  // that rewrote the row as a key (delete and insert, often a second page),
+  // here it is overwritten in place and no index changes. Same columns, same
+  // conflict target: an older scanarr reads and writes it as before.
+  `
+  CREATE TABLE scan_request_v7 (
+    scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    mapped TEXT NOT NULL,
+    mapping_key TEXT,
+    mapping_prefix TEXT,
+    source TEXT NOT NULL,
+    event TEXT NOT NULL,
+    first_at INTEGER NOT NULL,
+    last_at INTEGER NOT NULL,
+    times INTEGER NOT NULL DEFAULT 1
+  );
+  INSERT INTO scan_request_v7 (scan_id, path, mapped, mapping_key, mapping_prefix, source, event, first_at, last_at, times)
+    SELECT scan_id, path, mapped, mapping_key, mapping_prefix, source, event, first_at, last_at, times FROM scan_request ORDER BY scan_id, path;
+  DROP TABLE scan_request;
+  ALTER TABLE scan_request_v7 RENAME TO scan_request;
+  CREATE UNIQUE INDEX scan_request_scan_path ON scan_request (scan_id, path);
+  CREATE INDEX scan_request_path ON scan_request (path);
+  CREATE INDEX scan_request_mapped ON scan_request (mapped);
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */

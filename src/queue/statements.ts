@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { OPEN_SCAN_COLUMNS } from "./open-scan.js";
 
 /**
  * Every statement the queue runs, prepared once. The coalescing lookups name
@@ -9,13 +10,25 @@ import type { Database, Statement } from "better-sqlite3";
  */
 export function prepareStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
+  const openAmong: Statement<string[]>[] = [];
   return {
-    openIn: p<[string]>(
-      "SELECT * FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (SELECT value FROM json_each(?))",
-    ),
+    /**
+     * The open scans among `n` folders: one statement per count, prepared at its first use, with
+     * the folders as plain parameters (a JSON array through json_each cost more than the lookup).
+     */
+    openAmong: (n: number): Statement<string[]> => {
+      openAmong[n] ??= p<string[]>(
+        `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (${Array(n).fill("?").join(", ")})`,
+      ).raw(true);
+      return openAmong[n];
+    },
+    // The open-scan lookups answer raw rows of OPEN_SCAN_COLUMNS (open-scan.ts).
+    openFolder: p<[string]>(
+      `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?`,
+    ).raw(true),
     openRange: p<[string, string, string]>(
-      "SELECT * FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?",
-    ),
+      `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?`,
+    ).raw(true),
     scanById: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
     insertScan: p<[string, number, number, string, string, number, number, number, number]>(
       `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder)
@@ -23,6 +36,12 @@ export function prepareStatements(db: Database) {
     ),
     // A request that is not only sidecars merged in: the folder is scanned.
     needFolderScan: p<[number]>("UPDATE scan_queue SET scan_folder = 1 WHERE id = ? AND scan_folder = 0"),
+    // A request merging into a scan that is open already: neither its state nor its first request
+    // changes, so the indexes on them (the open folders', the state ones) are left alone.
+    mergeIntoOpen: p<[number, number, number, number, string, string, number, number]>(
+      `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, last_requested_at = ?, source = ?, event = ?,
+       scan_folder = MAX(scan_folder, ?) WHERE id = ?`,
+    ),
     updateMerged: p<[number, number, number, number, number, string, string, number]>(
       `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, first_requested_at = ?, last_requested_at = ?,
        source = ?, event = ?, state = 'open' WHERE id = ?`,

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { createPassCheck } from "./pass.js";
 
 /** The hidden field the manual page's form carries its token in. */
 export const FORM_TOKEN_FIELD = "formToken";
@@ -16,11 +17,8 @@ export interface FormToken {
 
 export function createFormToken(): FormToken {
   const value = randomBytes(24).toString("base64url");
-  const want = createHash("sha256").update(value).digest();
-  return {
-    value,
-    matches: (presented) => typeof presented === "string" && timingSafeEqual(createHash("sha256").update(presented).digest(), want),
-  };
+  const check = createPassCheck(value);
+  return { value, matches: (presented) => typeof presented === "string" && check(presented) };
 }
 
 const ALLOWED_FETCH_SITES = new Set(["same-origin", "none"]);

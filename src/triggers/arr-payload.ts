@@ -1,4 +1,13 @@
-import { PayloadError, getField, isObject, readOptionalObject, readOptionalString, type JsonObject } from "./read.js";
+import {
+  PayloadError,
+  getField,
+  isObject,
+  readOptionalObject,
+  readOptionalString,
+  whereText,
+  type JsonObject,
+  type Where,
+} from "./read.js";
 import type { RequestedPath } from "./types.js";
 import { joinUnder } from "./join-path.js";
 
@@ -34,7 +43,7 @@ export function readFiles(payload: ArrPayload, key: string): RequestedPath[] {
   const entries = readEntries(payload, key);
   if (entries === undefined || entries.length === 0) throw new PayloadError(`${key} is missing or empty`);
   return entries.map((entry, index) => ({
-    path: readFilePath(payload, entry, `${key}[${index}]`, "path", "relativePath"),
+    path: readFilePath(payload, entry, () => `${key}[${index}]`, "path", "relativePath"),
     kind: "file",
   }));
 }
@@ -52,7 +61,7 @@ export function readRenamedFiles(payload: ArrPayload, key: string): RequestedPat
   const entries = readEntries(payload, key);
   if (entries === undefined || entries.length === 0) return readRootFolder(payload);
   return entries.flatMap((entry, index) => {
-    const where = `${key}[${index}]`;
+    const where = () => `${key}[${index}]`;
     return [
       { path: readFilePath(payload, entry, where, "previousPath", "previousRelativePath"), kind: "file" as const, deleted: true },
       { path: readFilePath(payload, entry, where, "path", "relativePath"), kind: "file" as const },
@@ -64,21 +73,21 @@ function readEntries(payload: ArrPayload, key: string): JsonObject[] | undefined
   const value = getField(payload.body, key);
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw new PayloadError(`${key} must be a list`);
-  return value.map((entry: unknown, index) => {
+  for (const [index, entry] of value.entries()) {
     if (!isObject(entry)) throw new PayloadError(`${key}[${index}] must be an object`);
-    return entry;
-  });
+  }
+  return value as JsonObject[];
 }
 
 /** The absolute path when sent, else the relative path joined under the media folder. */
-function readFilePath(payload: ArrPayload, entry: JsonObject, where: string, pathKey: string, relativeKey: string): string {
+function readFilePath(payload: ArrPayload, entry: JsonObject, where: Where, pathKey: string, relativeKey: string): string {
   const absolute = readOptionalString(entry, pathKey, where);
   if (absolute !== undefined) return absolute;
   const relative = readOptionalString(entry, relativeKey, where);
-  if (relative === undefined) throw new PayloadError(`${where} has neither ${pathKey} nor ${relativeKey}`);
+  if (relative === undefined) throw new PayloadError(`${whereText(where)} has neither ${pathKey} nor ${relativeKey}`);
   const root = readRoot(payload);
   if (root === undefined) {
-    throw new PayloadError(`${where}.${relativeKey} needs ${rootWhere(payload)}, which is missing`);
+    throw new PayloadError(`${whereText(where)}.${relativeKey} needs ${rootWhere(payload)}, which is missing`);
   }
   return joinUnder(root, relative);
 }

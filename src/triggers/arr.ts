@@ -78,11 +78,15 @@ function findEvent(names: readonly string[], eventType: string): string | undefi
 
 /** Identical paths collapse (several episodes in one folder); distinct ones all stay. */
 function dedupe(paths: RequestedPath[]): RequestedPath[] {
-  const seen = new Set<string>();
+  // Per path, a bit for each kind-and-flags combination seen (no key string built per entry).
+  const seen = new Map<string, number>();
   return paths.filter((entry) => {
-    const key = `${entry.kind}\0${entry.deleted ? 1 : 0}\0${entry.refresh ? 1 : 0}\0${entry.path}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const bit = 1 << (KIND_BITS[entry.kind] * 4 + (entry.deleted ? 2 : 0) + (entry.refresh ? 1 : 0));
+    const bits = seen.get(entry.path) ?? 0;
+    if (bits & bit) return false;
+    seen.set(entry.path, bits | bit);
     return true;
   });
 }
+
+const KIND_BITS: Record<RequestedPath["kind"], number> = { file: 0, folder: 1, unknown: 2 };

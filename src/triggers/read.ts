@@ -20,18 +20,31 @@ export function getField(object: JsonObject, key: string): unknown {
  * The non-blank string at `key`, or undefined when it is absent, null or
  * blank (the *arrs omit nulls, and a blank path names nothing to scan).
  */
-export function readOptionalString(object: JsonObject, key: string, where: string): string | undefined {
+export function readOptionalString(object: JsonObject, key: string, where: Where): string | undefined {
   const value = getField(object, key);
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw new PayloadError(`${join(where, key)} must be a string`);
-  return value.trim() === "" ? undefined : value;
+  if (typeof value !== "string") throw new PayloadError(`${join(whereText(where), key)} must be a string`);
+  return NOT_BLANK.test(value) ? value : undefined;
 }
 
+/**
+ * Where a field sits, for an error message: the text, or a function making it
+ * (a 25,000-entry file list names each entry only when one is wrong).
+ */
+export type Where = string | (() => string);
+
+export function whereText(where: Where): string {
+  return typeof where === "string" ? where : where();
+}
+
+/** A character that is not white space (`trim()` would copy the string to tell). */
+const NOT_BLANK = /\S/;
+
 /** The object at `key`, or undefined when absent; any other type is an error. */
-export function readOptionalObject(object: JsonObject, key: string, where: string): JsonObject | undefined {
+export function readOptionalObject(object: JsonObject, key: string, where: Where): JsonObject | undefined {
   const value = getField(object, key);
   if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw new PayloadError(`${join(where, key)} must be an object`);
+  if (!isObject(value)) throw new PayloadError(`${join(whereText(where), key)} must be an object`);
   return value;
 }
 

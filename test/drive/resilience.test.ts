@@ -73,9 +73,9 @@ describe("drive monitor: failures and crashes", () => {
     for (let i = 0; i < 2500; i++) h.fake.addFile(`m${i}.mkv`, h.fake.addFolder(`M${i} (2000)`, movies));
     const committed: string[] = [];
     const enqueue = h.sink.enqueue.bind(h.sink);
-    let pages = 0;
+    // Killed at the first commit after page 1's 500 folders (a page may take several commits).
     h.sink.enqueue = async (requests) => {
-      if (++pages === 2) throw new Error("process killed");
+      if (new Set(committed).size >= 500) throw new Error("process killed");
       committed.push(...requests.map((r) => r.folder));
       return enqueue(requests);
     };
@@ -87,6 +87,27 @@ describe("drive monitor: failures and crashes", () => {
     await h.poll();
     expect(h.fake.calls["changes.list"]).toBe(4); // pages 2 to 5 of 5,000 changes; page 1 is not read again
     expect(new Set(h.sink.folders).size).toBe(2500);
+  });
+
+  it("reads a page again after a crash between two of its commits, losing nothing", async () => {
+    for (let i = 0; i < 600; i++) h.fake.addFile(`p${i}.mkv`, h.fake.addFolder(`P${i} (2001)`, movies));
+    const enqueue = h.sink.enqueue.bind(h.sink);
+    let calls = 0;
+    h.sink.enqueue = async (requests) => {
+      // A page of 500 changes is more folders than one commit takes: the second commit never happens.
+      if (++calls === 2) throw new Error("process killed");
+      return enqueue(requests);
+    };
+    await h.poll();
+    const before = new Set(h.sink.folders).size;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(500);
+    await h.restart();
+    h.sink.enqueue = enqueue;
+    h.fake.resetCalls();
+    await h.poll();
+    expect(h.fake.calls["changes.list"]).toBe(2); // page 1 again (its token was never stored), then page 2 (1,200 changes)
+    expect(new Set(h.sink.folders).size).toBe(600);
   });
 
   it("stops promptly while a poll is backing off", async () => {

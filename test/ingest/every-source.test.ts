@@ -26,7 +26,7 @@ import {
 
 const IGNORED_ENTRY = "/data/TV/Hidden/";
 const LIBRARIES = "Movies (/data/Movies); TV Shows (/data/TV); Music (/data/Music); Books (/data/Books)";
-const inNoLibrary = (folder: string) => `no library of the media server contains ${folder}; libraries: ${LIBRARIES}`;
+const inNoLibrary = (folder: string) => `no library of the media server holds ${folder}; libraries: ${LIBRARIES}`;
 const ignoredMessage = (requested: string) => `ignored by SERVER_IGNORE_LIST: ${requested} (matched ${JSON.stringify(IGNORED_ENTRY)})`;
 
 type LogLine = Record<string, unknown> & { msg: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EnqueueOutcome, Library, LibraryCatalog, ScanRequest, ScanSink } from "../../src/domain.js";
-import { createIngest } from "../../src/ingest/pipeline.js";
+import { createIngest, PATHS_PER_SLICE, REQUESTS_PER_COMMIT } from "../../src/ingest/pipeline.js";
 import { createPathMapper } from "../../src/paths/index.js";
 
 const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
@@ -135,7 +135,7 @@ describe("the way in", () => {
       result: "unmatched",
       source: "watch",
       event: "Watch",
-      message: "no library of the media server contains /srv/Film; libraries: TV (/data/TV)",
+      message: "no library of the media server holds /srv/Film; libraries: TV (/data/TV)",
       paths: ["/srv/Film"],
       libraries: [TV],
     });
@@ -150,5 +150,30 @@ describe("the way in", () => {
     );
     expect(some).toMatchObject({ result: "queued", queued: ["/data/TV/Show"], unmatched: ["/srv/Film"] });
     expect(sink.calls).toHaveLength(1);
+  });
+
+  it("lets the event loop turn between slices of a big request: mapping, the library check, building the requests, committing", async () => {
+    const sink = recordingSink();
+    const ingest = createIngest({ mapper, ignoreList: [], sink, catalog: catalogOf([TV]) });
+    const folders = 5 * PATHS_PER_SLICE;
+    const paths = Array.from({ length: folders }, (_, i) => ({ path: `/tv/Big/S${i}/e.mkv`, kind: "file" as const }));
+    // Counts the turns other work gets while the request is handled: one per setImmediate round.
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      turns += 1;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const outcome = await ingest(paths, "sonarr", "Download");
+    done = true;
+    expect(outcome).toMatchObject({ result: "queued" });
+    expect(sink.calls.map((c) => c.length)).toEqual(
+      Array.from({ length: folders / REQUESTS_PER_COMMIT }, () => REQUESTS_PER_COMMIT).concat(
+        folders % REQUESTS_PER_COMMIT ? [folders % REQUESTS_PER_COMMIT] : [],
+      ),
+    );
+    // Four yields in each of the three loops over 5,000 paths or folders; the sink here never yields itself.
+    expect(turns).toBeGreaterThanOrEqual(3 * (folders / PATHS_PER_SLICE - 1));
   });
 });

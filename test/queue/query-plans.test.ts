@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { prepareRequestStatements } from "../../src/queue/scan-requests.js";
 import { prepareStatements } from "../../src/queue/statements.js";
 import { tempDatabase } from "./helpers.js";
 
@@ -12,16 +13,25 @@ describe("query plans", () => {
   it("finds a folder's open ancestors and descendants through the open-folder index", () => {
     const { db } = tempDatabase();
     const st = prepareStatements(db);
-    expect(planOf(db, st.openIn.source)).toMatch(/SEARCH scan_queue USING INDEX scan_queue_open_folder \(folder=\?\)/);
+    expect(planOf(db, st.openFolder.source)).toMatch(/SEARCH scan_queue USING INDEX scan_queue_open_folder \(folder=\?\)/);
+    expect(planOf(db, st.openAmong(4).source)).toMatch(/SEARCH scan_queue USING INDEX scan_queue_open_folder \(folder=\?\)/);
     expect(planOf(db, st.openRange.source)).toMatch(/USING INDEX scan_queue_open_folder \(folder>\? AND folder<\?\)/);
     expect(planOf(db, st.pushDeliveries.source)).toMatch(/USING INDEX scan_delivery_scan_target \(scan_id=\?\)/);
+  });
+
+  it("finds a scan's request paths through the (scan_id, path) index", () => {
+    const { db } = tempDatabase();
+    const rst = prepareRequestStatements(db);
+    expect(planOf(db, rst.remap.source)).toMatch(/USING INDEX scan_request_scan_path \(scan_id=\? AND path=\?\)/);
+    expect(planOf(db, rst.move.source)).toMatch(/USING COVERING INDEX scan_request_scan_path \(scan_id=\?\)/);
+    expect(planOf(db, rst.originsIn.source)).toMatch(/SEARCH scan_request USING INDEX scan_request_scan_path \(scan_id=\?\)/);
   });
 
   it("never walks a whole table without an index in any statement", () => {
     const { db } = tempDatabase();
     const st = prepareStatements(db);
     const fullScans = Object.entries(st)
-      .map(([name, statement]) => [name, planOf(db, statement.source)] as const)
+      .map(([name, statement]) => [name, planOf(db, (typeof statement === "function" ? statement(3) : statement).source)] as const)
       .filter(([, plan]) => /(^|; )SCAN (scan_queue|scan_delivery|s|d)(;|$)/.test(plan));
     expect(fullScans).toEqual([]);
   });
