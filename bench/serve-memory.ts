@@ -3,13 +3,16 @@
  *
  * First the idle RSS `IDLE_AFTER_S` seconds after the start, the median of
  * `runs` starts each, of the built `serve` (`node bin/scanarr.js`, as the
- * systemd unit and the image run it; `dist/` is compiled first) on the default
- * config and with every feature on, beside a bare `node` that only waits.
+ * systemd unit and the image run it; `dist/` is compiled first) per feature
+ * set: the default config, each feature alone on top of it, and every feature
+ * on, beside a bare `node` that only waits. `--base <checkout>` measures
+ * another checkout (the code before a change; its `node_modules` may be a
+ * symlink) in the same runs, alternating, as the "before" column.
  * Then, from source as the other benches, the RSS after `folders` distinct
  * season folders were queued over HTTP (Sonarr webhooks, 32 connections),
  * plus the size of the SQLite queue on disk (folders=0 skips it).
  *
- *   node --import tsx bench/serve-memory.ts [folders=100000] [runs=3]
+ *   node --import tsx bench/serve-memory.ts [folders=100000] [runs=3] [--base <checkout>]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, statSync } from "node:fs";
@@ -25,20 +28,13 @@ import { readRssBytes } from "./lib/proc.js";
 import { logSize, repoRoot, startServeChild } from "./lib/serve-child.js";
 import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
 
-const [FOLDERS = 100_000, RUNS = 3] = process.argv.slice(2).map(Number);
+const args = process.argv.slice(2);
+const baseAt = args.indexOf("--base");
+const BASE = baseAt >= 0 ? path.resolve(args.splice(baseAt, 2)[1] ?? "") : undefined;
+const [FOLDERS = 100_000, RUNS = 3] = args.map(Number);
 const IDLE_AFTER_S = 20;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-try {
-  await measureIdle();
-  if (FOLDERS > 0) await measure();
-} catch (error) {
-  console.error(error);
-  process.exitCode = 1;
-} finally {
-  await runCleanup();
-}
 
 async function measure(): Promise<void> {
   const { installDir: dir } = await benchInstall();
@@ -74,53 +70,102 @@ async function measure(): Promise<void> {
   console.log(`exit code on SIGTERM with ${pending} pending: ${code}`);
 }
 
-/** Idle RSS of bare node, the default config and every feature on, the median of RUNS starts each. */
+/** A feature set: the config keys that turn it on, and what the install needs beside them. */
+interface FeatureSet {
+  name: string;
+  config: () => Promise<Partial<Config>>;
+  /** Drive monitoring needs a token file. */
+  driveToken?: boolean;
+}
+
+/**
+ * Each feature idle (no login, scan, hook or message yet). "+ login" is the
+ * dashboard's login (SERVER_USERNAME and a password hash); the dashboard's
+ * pages are always on.
+ */
+const FEATURE_SETS: FeatureSet[] = [
+  { name: "default config", config: async () => ({}) },
+  { name: "+ metrics", config: async () => ({ METRICS: { ENABLED: true } }) },
+  { name: "+ login", config: loginConfig },
+  { name: "+ drive monitoring", config: driveConfig, driveToken: true },
+  { name: "+ WATCH (events)", config: async () => watchConfig() },
+  { name: "+ hooks, notifications", config: async () => hooksConfig() },
+  {
+    name: "every feature on",
+    config: async () => ({
+      METRICS: { ENABLED: true },
+      ...(await loginConfig()),
+      ...(await driveConfig()),
+      ...watchConfig(),
+      ...hooksConfig(),
+    }),
+    driveToken: true,
+  },
+];
+
+/** Idle RSS of bare node and of `serve` per feature set (this checkout and BASE), the median of RUNS starts each. */
 async function measureIdle(): Promise<void> {
-  execFileSync(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: repoRoot });
-  const cases: Array<[string, () => Promise<number>]> = [
-    ["bare node", () => idleRss(["-e", "setInterval(() => {}, 1000)"])],
-    ["serve, default config", () => idleServe(false)],
-    ["serve, every feature on", () => idleServe(true)],
-  ];
+  const roots: Array<[string, string]> = BASE
+    ? [
+        ["before", BASE],
+        ["after", repoRoot],
+      ]
+    : [["", repoRoot]];
+  for (const [, root] of roots) build(root);
+  const cases: Array<[string, () => Promise<number>]> = [["bare node", () => idleRss(["-e", "setInterval(() => {}, 1000)"])]];
+  for (const set of FEATURE_SETS) {
+    for (const [label, root] of roots) cases.push([`${set.name}${label ? ` | ${label}` : ""}`, () => idleServe(root, set)]);
+  }
   const figures = new Map<string, number[]>();
   // Alternating, so a change in the machine's load touches every case alike.
   for (let run = 0; run < RUNS; run++) {
     for (const [name, measureOnce] of cases) figures.set(name, [...(figures.get(name) ?? []), await measureOnce()]);
   }
-  console.log(`idle RSS ${IDLE_AFTER_S} s after the start, median of ${RUNS} (load average ${loadAverage()}):`);
+  console.log(
+    `idle RSS ${IDLE_AFTER_S} s after the start, median of ${RUNS} (load average ${loadAverage()})${BASE ? `; before = ${BASE}` : ""}:`,
+  );
   for (const [name, values] of figures) {
-    console.log(`  ${name.padEnd(26)} ${mb(median(values))}   (runs: ${values.map(mb).join(", ")})`);
+    console.log(`  ${name.padEnd(36)} ${mb(median(values))}   (runs: ${values.map(mb).join(", ")})`);
   }
 }
 
-/** The built `serve` on a fresh install; with `everything`, metrics, a login, drive monitoring, a watch, hooks and notifications. */
-async function idleServe(everything: boolean): Promise<number> {
-  const overrides = everything ? await everyFeature() : {};
-  const { installDir, paths } = await benchInstall(overrides);
-  if (everything) writeFakeDriveToken(paths);
-  return idleRss([path.join(repoRoot, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"]);
+/** Compiles `root`'s dist/ as a user's install has it. */
+function build(root: string): void {
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root });
 }
 
-async function everyFeature(): Promise<Partial<Config>> {
+/** The built `serve` of `root` on a fresh install with the feature set on. */
+async function idleServe(root: string, set: FeatureSet): Promise<number> {
+  const { installDir, paths } = await benchInstall(await set.config());
+  if (set.driveToken) writeFakeDriveToken(paths);
+  return idleRss([path.join(root, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"], root);
+}
+
+async function loginConfig(): Promise<Partial<Config>> {
+  return { SERVER_USERNAME: "admin", SERVER_PASSWORD_HASH: await hashPassword("bench-password") };
+}
+
+/** Drive monitoring polling the fake Drive every 5 s. */
+async function driveConfig(): Promise<Partial<Config>> {
   const drive = await startFakeDrive();
   onCleanup(() => drive.close());
+  return { CLOUD: fakeDriveCloud(drive.url, ["My Drive/Media/TV/"], 5) };
+}
+
+function watchConfig(): Partial<Config> {
   const watched = makeTempDir("scanarr-bench-watch-");
   mkdirSync(path.join(watched, "TV"));
-  return {
-    METRICS: { ENABLED: true },
-    SERVER_USERNAME: "admin",
-    SERVER_PASSWORD_HASH: await hashPassword("bench-password"),
-    CLOUD: fakeDriveCloud(drive.url, ["My Drive/Media/TV/"], 5),
-    WATCH: [{ PATHS: [watched], MODE: "events", MIN_AGE: 60 }],
-    RUN_COMMAND_AFTER_SCAN: ["true"],
-    NOTIFICATIONS: [{ TYPE: "json", URL: "http://127.0.0.1:9/notify" }],
-  };
+  return { WATCH: [{ PATHS: [watched], MODE: "events", MIN_AGE: 60 }] };
+}
+
+function hooksConfig(): Partial<Config> {
+  return { RUN_COMMAND_AFTER_SCAN: ["true"], NOTIFICATIONS: [{ TYPE: "json", URL: "http://127.0.0.1:9/notify" }] };
 }
 
 /** Starts node with `args`, reads its RSS IDLE_AFTER_S seconds later, stops it. */
-async function idleRss(args: string[]): Promise<number> {
+async function idleRss(args: string[], cwd = repoRoot): Promise<number> {
   const child = spawn(process.execPath, args, {
-    cwd: repoRoot,
+    cwd,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, NO_COLOR: "1" },
   });
@@ -146,4 +191,14 @@ function loadAverage(): string {
   return (process.platform === "linux" ? execFileSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).split(" ").slice(0, 3) : ["?"]).join(
     " ",
   );
+}
+
+try {
+  await measureIdle();
+  if (FOLDERS > 0) await measure();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await runCleanup();
 }

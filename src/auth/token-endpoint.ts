@@ -1,3 +1,5 @@
+import { httpFetch, type HttpFetchResponse } from "../lib/http-fetch.js";
+import { parseJsonObject } from "../lib/json-object.js";
 import { classifyGoogleError, explainGoogleFailure } from "./errors.js";
 
 /**
@@ -12,18 +14,20 @@ export async function postToTokenEndpoint(
   timeoutMs = 30_000,
 ): Promise<Record<string, unknown>> {
   const where = `the token endpoint ${tokenUrl}`;
-  let response: Response;
+  let response: HttpFetchResponse;
+  let text: string;
   try {
-    response = await fetch(tokenUrl, {
+    response = await httpFetch(tokenUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams(form),
+      body: new URLSearchParams(form).toString(),
       signal: AbortSignal.timeout(timeoutMs),
     });
+    text = await response.text();
   } catch (error) {
     throw explainGoogleFailure(classifyGoogleError(error), where, during);
   }
-  const data: unknown = await response.json().catch(() => undefined);
+  const data = parseJsonObject(text);
   if (!response.ok) throw explainGoogleFailure(classifyGoogleError({ response: { status: response.status, data } }), where, during);
-  return typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
+  return data ?? {};
 }

@@ -1,3 +1,4 @@
+import { httpFetch, type HttpFetchResponse } from "../lib/http-fetch.js";
 import { describeFetchCause, isRetryableStatus } from "../lib/http-status.js";
 
 /** How one attempt to post a message went. */
@@ -20,9 +21,9 @@ export interface SendOptions {
  * URL carries its token in the path.
  */
 export async function postMessage(url: string, body: unknown, options: SendOptions): Promise<SendResult> {
-  let res: Response;
+  let res: HttpFetchResponse;
   try {
-    res = await fetch(url, {
+    res = await httpFetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "scanarr" },
       body: JSON.stringify(body),

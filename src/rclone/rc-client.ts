@@ -1,5 +1,6 @@
 import { parseJsonObject } from "../lib/json-object.js";
 import { describeFetchCause, isAuthStatus, isTimeout } from "../lib/http-status.js";
+import { httpFetch, type HttpFetchResponse } from "../lib/http-fetch.js";
 import type { Logger } from "../lib/logger.js";
 import { RcAuthError, RcCommandError, RcDirError, RcUnreachableError } from "./rc-errors.js";
 
@@ -62,10 +63,10 @@ export function createRcClient(options: RcClientOptions): RcClient {
   const call = async (command: string, body: Record<string, string>): Promise<Record<string, unknown>> => {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (user !== "" || pass !== "") headers.authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
-    let response: Response;
+    let response: HttpFetchResponse;
     let text: string;
     try {
-      response = await fetch(`${base}/${command}`, {
+      response = await httpFetch(`${base}/${command}`, {
         method: "POST",
         headers,
         body: JSON.stringify(body),

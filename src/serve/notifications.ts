@@ -2,11 +2,9 @@ import type { Config } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor } from "../mount/anchors.js";
-import { createNotifier, type Notifier } from "../notify/notifier.js";
-import { observeQueue } from "../notify/observe-queue.js";
+import type { Notifier } from "../notify/notifier.js";
 import { channelsOf } from "../notify/settings.js";
 import { secretValuesOf } from "../config/secrets.js";
-import { watchStates } from "../notify/state-watch.js";
 import type { QueueEvents } from "../queue/events.js";
 import type { DeliveryHandle } from "../queue/scheduler.js";
 import type { ChannelPolicy } from "../notify/channel.js";
@@ -40,14 +38,20 @@ export interface NotificationsHandle {
  * NOTIFICATIONS for `scanarr serve`: failed and unconfirmed scans from the
  * queue's events after each commit; targets
  * down, anchors missing and drive monitoring failing from a look at their
- * states every few seconds. Nothing runs when no receiver is configured.
+ * states every few seconds. Nothing runs, and nothing of notify/ beyond the
+ * settings is loaded, when no receiver is configured.
  */
-export function startNotifications(deps: NotificationsDeps): NotificationsHandle {
+export async function startNotifications(deps: NotificationsDeps): Promise<NotificationsHandle> {
   const { config, clock, logger } = deps;
   const channels = channelsOf(config);
   if (channels.length === 0) {
     return { settled: async () => {}, stop: async () => {} };
   }
+  const [{ createNotifier }, { observeQueue }, { watchStates }] = await Promise.all([
+    import("../notify/notifier.js"),
+    import("../notify/observe-queue.js"),
+    import("../notify/state-watch.js"),
+  ]);
   const notifier: Notifier = createNotifier({
     channels,
     secrets: secretValuesOf(config),

@@ -19,12 +19,13 @@ import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createCompatDeps } from "../server/compat/deps.js";
-import { startWatchers, type WatchHandle } from "../watch/start.js";
+import { idleWatchHandle, type WatchHandle } from "../watch/handle.js";
 import { buildTargets, runtimeOfTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
 import { runStartupDoctor } from "../doctor/startup.js";
+import { collectStartupGarbageSoon } from "../lib/startup-garbage.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
 import { catalogOfTargets } from "./target-catalog.js";
@@ -228,7 +229,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   });
   const watchedAnchors = anchors && holds.watchAnchors(anchors);
   const anchorPoll = watchedAnchors ? pollAnchors(watchedAnchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
-  const notifications = startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
+  const notifications = await startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
   const afterScan = startAfterScan({
     config,
@@ -271,8 +272,21 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
   });
   // While an anchor is missing the watchers record nothing (a dropped mount is not a mass delete).
   const anchorsOk = () => !anchors || mount.status().anchors?.ok === true;
-  watch = startWatchers({ entries: config.WATCH, db, ingest, ignoreList: config.SERVER_IGNORE_LIST, clock, logger, anchorsOk });
-  void runStartupDoctor({ config, paths: deps.paths, logger, targets });
+  // The watchers' modules load only with a WATCH (issue 26: pay for what is on).
+  watch =
+    config.WATCH.length === 0
+      ? idleWatchHandle()
+      : (await import("../watch/start.js")).startWatchers({
+          entries: config.WATCH,
+          db,
+          ingest,
+          ignoreList: config.SERVER_IGNORE_LIST,
+          clock,
+          logger,
+          anchorsOk,
+        });
+  // Its checks are start-up's last work; then what start-up allocated is given back (issue 26).
+  void runStartupDoctor({ config, paths: deps.paths, logger, targets }).finally(() => collectStartupGarbageSoon());
   const running = { delivery, drive, watch };
   return {
     host: address.address,

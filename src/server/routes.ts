@@ -86,7 +86,7 @@ function fieldOf(value: unknown, key: string): unknown {
 }
 
 /** GET /<pass>: the manual scan page, when manual scans are allowed. */
-export function handleManualPage(ctx: RequestContext): void {
+export function handleManualPage(ctx: RequestContext): Promise<void> | void {
   const { res, deps, formToken } = ctx;
   if (deps.dashboard) return handleDashboardPage(ctx, deps.pass);
   if (!deps.allowManual) {

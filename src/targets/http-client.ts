@@ -1,6 +1,7 @@
 import { TargetUnavailableError } from "../domain.js";
 import { errorForFailure, errorForStatus, isTargetError, redactSecrets, type ServerLabel } from "./http-errors.js";
 import { messageOf } from "../lib/errors.js";
+import { httpFetch, type HttpFetch } from "../lib/http-fetch.js";
 
 /** 30 s: a media server that has not answered by then is treated as down, so it never holds a delivery slot. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -42,13 +43,13 @@ export class HttpClient {
   readonly where: string;
   readonly timeoutMs: number;
   private readonly options: HttpClientOptions;
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchFn: HttpFetch;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
     this.where = options.label.where;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.fetchFn = options.fetch ?? fetch;
+    this.fetchFn = options.fetch ?? httpFetch;
   }
 
   /** `method path`; resolves with the answer on 2xx (or a `pass` status), throws a Target*Error otherwise. */

@@ -5,12 +5,14 @@ import type { Logger } from "../lib/logger.js";
 import type { Ingest } from "../ingest/pipeline.js";
 import { resolveWatchRoots } from "./config.js";
 import { emitDueFolders } from "./emit.js";
+import { idleWatchHandle, type WatchHandle } from "./handle.js";
 import { EventsWatcher } from "./events-watcher.js";
 import { createPathFilter } from "./filter.js";
 import { nodeWatchFs, type WatchFs } from "./fs.js";
 import { PollWatcher } from "./poll-watcher.js";
-import type { PendingFile } from "./settle.js";
 import { WatchStore } from "./store.js";
+
+export type { WatchHandle, WatchStatus } from "./handle.js";
 
 export interface WatchDeps {
   entries: readonly WatchEntry[];
@@ -27,27 +29,10 @@ export interface WatchDeps {
   fs?: WatchFs;
 }
 
-export interface WatchStatus {
-  root: string;
-  mode: "events" | "poll";
-  state: string;
-  problem?: string;
-  pending: number;
-}
-
-export interface WatchHandle {
-  /** Resolves once every events-mode watcher has set up its kernel watch. */
-  ready: Promise<void>;
-  status(): WatchStatus[];
-  /** What waits for MIN_AGE, by root (tests and the status page). */
-  pending(): PendingFile[];
-  stop(): Promise<void>;
-}
-
 /** Starts one watcher per WATCH path; an empty WATCH starts nothing and opens no table. */
 export function startWatchers(deps: WatchDeps): WatchHandle {
   const roots = resolveWatchRoots(deps.entries);
-  if (roots.length === 0) return { ready: Promise.resolve(), status: () => [], pending: () => [], stop: async () => undefined };
+  if (roots.length === 0) return idleWatchHandle();
   const logger = deps.logger.child({ component: "watch" });
   const fs = deps.fs ?? nodeWatchFs;
   const anchorsOk = deps.anchorsOk ?? (() => true);

@@ -36,7 +36,9 @@ afterEach(async () => {
 });
 
 /** The packages (node_modules/<name>) a `serve` on `overrides` loaded by the time it answered a webhook and ran its start-up checks. */
-async function packagesLoadedBy(overrides: Partial<Config>): Promise<{ packages: Set<string>; probeChildren: number }> {
+async function packagesLoadedBy(
+  overrides: Partial<Config>,
+): Promise<{ packages: Set<string>; builtins: Set<string>; ownModules: string[]; probeChildren: number }> {
   plex = await startFakePlex({ sections: ARR_SECTIONS });
   const dir = tempDir("scanarr-lazy-");
   const record = path.join(dir, "imports.txt");
@@ -67,17 +69,29 @@ async function packagesLoadedBy(overrides: Partial<Config>): Promise<{ packages:
   const packages = new Set(
     urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name): name is string => name !== undefined),
   );
-  return { packages, probeChildren };
+  const builtins = new Set(urls.filter((line) => line.startsWith("builtin:")).map((line) => line.slice("builtin:".length)));
+  // scanarr's own modules as src/<folder>/<name> (from source under tsx, or dist/ when built).
+  const ownModules = urls.map((url) => /\/(?:src|dist)\/(.+)\.[jt]s$/.exec(url)?.[1]).filter((name): name is string => name !== undefined);
+  return { packages, builtins, ownModules, probeChildren };
 }
 
 describe("serve pays only for what is on", () => {
   it("on the default config loads none of the optional libraries and starts no probe child", async () => {
-    const { packages, probeChildren } = await packagesLoadedBy({});
+    const { packages, builtins, ownModules, probeChildren } = await packagesLoadedBy({});
     // The recorder sees what serve does need (a CommonJS package and an ES module one).
     expect(packages).toContain("better-sqlite3");
     expect(packages).toContain("commander");
     expect(OPTIONAL.filter((name) => packages.has(name))).toEqual([]);
     expect(probeChildren).toBe(0);
+    // The global fetch (undici, and its WebAssembly parser compiled at the first request) costs
+    // about 16 MB of idle RSS; the calls to Plex at start go through node:http (lib/http-fetch.ts).
+    expect(builtins).toContain("http");
+    expect(builtins).not.toContain("internal/deps/undici/undici");
+    // Without a WATCH or NOTIFICATIONS their modules stay unloaded, and the dashboard's page
+    // modules wait for the first page asked for.
+    expect(ownModules).toContain("serve/service");
+    expect(ownModules.filter((name) => name.startsWith("watch/start") || name.startsWith("notify/"))).toEqual(["notify/settings"]);
+    expect(ownModules.filter((name) => ["server/dashboard/page", "server/dashboard/client-script"].includes(name))).toEqual([]);
   }, 120_000);
 
   it("loads the metrics client once METRICS.ENABLED", async () => {

@@ -6,9 +6,8 @@ import { sendJson } from "../respond.js";
 import type { RequestContext, Route } from "../types.js";
 import { crossSiteRefusal, FORM_TOKEN_FIELD } from "../same-origin.js";
 import { renderResultPage } from "../views/result-page.js";
-import { CLIENT_SCRIPT } from "./client-script.js";
 import type { DashboardDeps } from "./deps.js";
-import { renderDashboard, renderLive, type PageInput } from "./page.js";
+import type { PageInput } from "./page.js";
 import { historyCursorText, parseDashboardQuery, pendingCursorText } from "./query.js";
 import { isoOrNull } from "./time.js";
 
@@ -55,10 +54,15 @@ function pageInput(ctx: RequestContext, deps: DashboardDeps, prefix: string): Pa
   };
 }
 
+// The page's modules (its views, style and script) load at the first page asked for, not at
+// start: a serve nobody looks at does not keep them (issue 26).
+const pageModule = () => import("./page.js");
+
 /** GET /<pass>: the dashboard page (the manual form is part of it). */
-export function handleDashboardPage(ctx: RequestContext, pass: string): void {
+export async function handleDashboardPage(ctx: RequestContext, pass: string): Promise<void> {
   const deps = need(ctx);
   if (ctx.req.method === "HEAD") return send(ctx.res, 200, "text/html; charset=utf-8", "");
+  const { renderDashboard } = await pageModule();
   send(ctx.res, 200, "text/html; charset=utf-8", renderDashboard(pageInput(ctx, deps, prefixOf(ctx, pass))));
 }
 
@@ -79,13 +83,16 @@ export const dashboardRoutes: Route[] = [
   ),
 ];
 
-function sendScript(ctx: RequestContext): void {
+async function sendScript(ctx: RequestContext): Promise<void> {
   need(ctx);
+  const { CLIENT_SCRIPT } = await import("./client-script.js");
   send(ctx.res, 200, "text/javascript; charset=utf-8", CLIENT_SCRIPT);
 }
 
-function sendFragment(ctx: RequestContext): void {
-  send(ctx.res, 200, "text/html; charset=utf-8", renderLive(pageInput(ctx, need(ctx), "./")));
+async function sendFragment(ctx: RequestContext): Promise<void> {
+  const deps = need(ctx);
+  const { renderLive } = await pageModule();
+  send(ctx.res, 200, "text/html; charset=utf-8", renderLive(pageInput(ctx, deps, "./")));
 }
 
 function openEvents(ctx: RequestContext): void {
