@@ -57,8 +57,11 @@ function actionForm(v: ViewContext, action: ScanAction, id: number): SafeHtml {
 function delivery(d: DeliveryView, v: ViewContext): SafeHtml {
   const retry =
     d.state === "pending" && d.attempts > 0 ? html` ${retryText(d, v)} after ${d.attempts} attempt${d.attempts === 1 ? "" : "s"}` : "";
-  const error = d.lastError && ERROR_STATES.has(d.state) ? html`<br><small class="error-text">${clip(d.lastError)}</small>` : "";
-  const attempts = retry === "" && d.attempts > 0 ? ` (${d.attempts} attempt${d.attempts === 1 ? "" : "s"})` : "";
+  // A target with no library for the folder skipped it: a fact, said in the reasons' grey, not a failure's red.
+  const skipped = d.state === "skipped";
+  const error =
+    d.lastError && ERROR_STATES.has(d.state) ? html`<br><small class="${skipped ? "reason" : "error-text"}">${clip(d.lastError)}</small>` : "";
+  const attempts = retry === "" && d.attempts > 0 && !skipped ? ` (${d.attempts} attempt${d.attempts === 1 ? "" : "s"})` : "";
   const confirmed = d.confirmedAfterMs === null ? "" : html` <small class="confirmed-after">${confirmedText(d)}</small>`;
   return html`<div data-target="${d.target}"><b>${d.target}</b>: <span class="state-${d.state}">${d.state}</span>${confirmed}${retry}${attempts}${error}</div>`;
 }

@@ -70,3 +70,15 @@ describe("the time Plex took to confirm a scan", () => {
     expect(html).toMatch(/data-target="jellyfin"><b>jellyfin<\/b>: <span class="state-done">done<\/span> \(1 attempt\)<\/div>/);
   });
 });
+
+describe("a delivery a target skipped", () => {
+  it("says why in the reasons' grey, without an attempt count, while a failure stays red with its count", () => {
+    const skipped = { ...delivery("jellyfin", null, "skipped"), lastError: "no library of jellyfin holds /data/TV/Show/Season 1" };
+    const failed = { ...delivery("plex", null, "failed"), attempts: 5, lastError: "Plex answered 500" };
+    const html = renderHistory([scan([failed, skipped])], { now: NOW, prefix: "./", formToken: "t" }).text;
+    expect(html).toContain(
+      '<b>jellyfin</b>: <span class="state-skipped">skipped</span><br><small class="reason">no library of jellyfin holds /data/TV/Show/Season 1</small>',
+    );
+    expect(html).toContain('<b>plex</b>: <span class="state-failed">failed</span> (5 attempts)<br><small class="error-text">Plex answered 500</small>');
+  });
+});
