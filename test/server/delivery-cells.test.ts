@@ -79,6 +79,8 @@ describe("a delivery a target skipped", () => {
     expect(html).toContain(
       '<b>jellyfin</b>: <span class="state-skipped">skipped</span><br><small class="reason">no library of jellyfin holds /data/TV/Show/Season 1</small>',
     );
-    expect(html).toContain('<b>plex</b>: <span class="state-failed">failed</span> (5 attempts)<br><small class="error-text">Plex answered 500</small>');
+    expect(html).toContain(
+      '<b>plex</b>: <span class="state-failed">failed</span> (5 attempts)<br><small class="error-text">Plex answered 500</small>',
+    );
   });
 });

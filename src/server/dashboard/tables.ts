@@ -60,7 +60,9 @@ function delivery(d: DeliveryView, v: ViewContext): SafeHtml {
   // A target with no library for the folder skipped it: a fact, said in the reasons' grey, not a failure's red.
   const skipped = d.state === "skipped";
   const error =
-    d.lastError && ERROR_STATES.has(d.state) ? html`<br><small class="${skipped ? "reason" : "error-text"}">${clip(d.lastError)}</small>` : "";
+    d.lastError && ERROR_STATES.has(d.state)
+      ? html`<br><small class="${skipped ? "reason" : "error-text"}">${clip(d.lastError)}</small>`
+      : "";
   const attempts = retry === "" && d.attempts > 0 && !skipped ? ` (${d.attempts} attempt${d.attempts === 1 ? "" : "s"})` : "";
   const confirmed = d.confirmedAfterMs === null ? "" : html` <small class="confirmed-after">${confirmedText(d)}</small>`;
   return html`<div data-target="${d.target}"><b>${d.target}</b>: <span class="state-${d.state}">${d.state}</span>${confirmed}${retry}${attempts}${error}</div>`;
