@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { serveFromSourceArgs } from "../../test/helpers/child-serve.js";
 import { onCleanup } from "./cleanup.js";
 import { findListeningPort } from "./proc.js";
 
@@ -52,19 +53,7 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
     ...(options.nodeFlags ?? []),
   ];
   const root = options.root ?? repoRoot;
-  const args = [
-    ...nodeFlags,
-    "--import",
-    "tsx",
-    path.join(root, "src/cli/main.ts"),
-    "--install-dir",
-    installDir,
-    "--log-format",
-    "json",
-    "--log-level",
-    options.logLevel ?? "info",
-    "serve",
-  ];
+  const args = serveFromSourceArgs(root, installDir, { nodeFlags, logLevel: options.logLevel });
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, NO_COLOR: "1", SCANARR_BENCH_LOOP_FILE: loopFile },

@@ -36,29 +36,38 @@ export interface SpawnServeOptions {
   logLevel?: "debug" | "info";
 }
 
+/**
+ * Node's argv for `scanarr serve` from the source tree at `root` (through
+ * tsx, no build): JSON log lines at `logLevel`, the install at `installDir`.
+ * The tests' child serve and the benches' start it the same way.
+ */
+export function serveFromSourceArgs(
+  root: string,
+  installDir: string,
+  options: { nodeFlags?: readonly string[]; logLevel?: string } = {},
+): string[] {
+  return [
+    ...(options.nodeFlags ?? []),
+    "--import",
+    "tsx",
+    path.join(root, "src/cli/main.ts"),
+    "--install-dir",
+    installDir,
+    "--log-format",
+    "json",
+    "--log-level",
+    options.logLevel ?? "info",
+    "serve",
+  ];
+}
+
 /** Starts `scanarr serve` in a child process (from source, no build) and waits for its port. */
 export async function spawnServe(installDir: string, timeoutMs = 20_000, options: SpawnServeOptions = {}): Promise<ChildServe> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(options.nodeFlags ?? []),
-      "--import",
-      "tsx",
-      path.join(repoRoot, "src/cli/main.ts"),
-      "--install-dir",
-      installDir,
-      "--log-format",
-      "json",
-      "--log-level",
-      options.logLevel ?? "info",
-      "serve",
-    ],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, serveFromSourceArgs(repoRoot, installDir, options), {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let text = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
