@@ -2,10 +2,8 @@ import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./http-error.js";
 import { LIMITS } from "./limits.js";
+import { isBlank } from "../lib/blank.js";
 import { messageOf } from "../lib/errors.js";
-
-/** A character that is not white space (`trim()` would copy the whole body to tell). */
-const NOT_BLANK = /\S/;
 
 /** Largest request body accepted (413 above it). */
 export const BODY_LIMIT_BYTES = LIMITS.bodyBytes;
@@ -80,7 +78,7 @@ export function decodeUtf8(raw: Uint8Array, what = "the request body"): string {
  */
 export function parseBody(raw: Buffer, contentType: string | undefined): ParsedBody {
   const text = decodeUtf8(raw);
-  if (!NOT_BLANK.test(text)) throw new HttpError(400, "the request body is empty");
+  if (isBlank(text)) throw new HttpError(400, "the request body is empty");
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const isJson = type === "application/json" || type === "text/json" || type.endsWith("+json") || (type === "" && /^\s*[[{]/.test(text));
   if (isJson) {

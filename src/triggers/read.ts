@@ -1,4 +1,5 @@
 /** Narrowing helpers for untrusted JSON; a wrong shape becomes a PayloadError. */
+import { isBlank } from "../lib/blank.js";
 
 /** A payload that cannot be scanned as sent; `message` names the field. */
 export class PayloadError extends Error {
@@ -24,7 +25,7 @@ export function readOptionalString(object: JsonObject, key: string, where: Where
   const value = getField(object, key);
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") throw new PayloadError(`${join(whereText(where), key)} must be a string`);
-  return NOT_BLANK.test(value) ? value : undefined;
+  return isBlank(value) ? undefined : value;
 }
 
 /**
@@ -36,9 +37,6 @@ export type Where = string | (() => string);
 export function whereText(where: Where): string {
   return typeof where === "string" ? where : where();
 }
-
-/** A character that is not white space (`trim()` would copy the string to tell). */
-const NOT_BLANK = /\S/;
 
 /** The object at `key`, or undefined when absent; any other type is an error. */
 export function readOptionalObject(object: JsonObject, key: string, where: Where): JsonObject | undefined {
