@@ -94,8 +94,8 @@ function findOpenHolder(ctx: CoalesceContext, folder: string): OpenScanRow | und
   const candidates = ancestorsOf(folder);
   if (candidates.length === 0) return undefined;
   const rows = (ctx.st.openAmong(candidates.length).all(...candidates) as unknown[][]).map(openScanOf);
-  // The invariant allows one row; should it ever be broken, the topmost folder wins.
-  return rows.filter((row) => row.folder === folder || isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
+  // Only ancestors are asked for here. The invariant allows one row; should it ever be broken, the topmost folder wins.
+  return rows.filter((row) => isWithin(row.folder, folder)).sort((a, b) => a.folder.length - b.folder.length)[0];
 }
 
 function findOpenDescendants(ctx: CoalesceContext, folder: string): OpenScanRow[] {
