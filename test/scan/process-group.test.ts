@@ -34,6 +34,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Waits (at most 5 s, a quarter of GRANDCHILD_SECONDS) for a process sent SIGKILL to be gone:
+ * the signal takes effect when the kernel next runs it, which on a busy machine is not at once.
+ */
+async function killTakesEffect(pid: number): Promise<void> {
+  const end = Date.now() + 5_000;
+  while (isAlive(pid) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 function grandchildPid(pidFile: string): number {
   return Number(readFileSync(pidFile, "utf8").trim());
 }
@@ -77,6 +86,7 @@ describe("a scanner whose own child outlives it", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain("did not finish within 2 s");
     expect(seconds).toBeLessThan(GRANDCHILD_SECONDS / 2);
+    await killTakesEffect(grandchildPid(pidFile));
     expect(isAlive(grandchildPid(pidFile))).toBe(false);
   }, 60_000);
 
@@ -90,6 +100,7 @@ describe("a scanner whose own child outlives it", () => {
     expect(result.exitCode).toBe(130);
     expect(result.stderr).toContain("the scan was interrupted");
     expect((Date.now() - started) / 1000).toBeLessThan(GRANDCHILD_SECONDS / 2);
+    if (existsSync(pidFile)) await killTakesEffect(grandchildPid(pidFile));
     expect(existsSync(pidFile) && isAlive(grandchildPid(pidFile))).toBe(false);
   }, 60_000);
 
@@ -98,6 +109,7 @@ describe("a scanner whose own child outlives it", () => {
     const target = scannerTarget(scanner, { timeoutMs: 1_000 });
     const started = Date.now();
     await expect(target.scan("/data/TV/Show", TV)).rejects.toThrow(/did not finish within 1 s/);
+    await killTakesEffect(grandchildPid(pidFile));
     expect(isAlive(grandchildPid(pidFile))).toBe(false);
     // The next scan runs (and times out) in its own turn: the slot did not stall.
     await expect(target.scan("/data/TV/Other", TV)).rejects.toThrow(/did not finish within 1 s/);
@@ -115,6 +127,7 @@ describe("a scanner whose own child outlives it", () => {
     shutdown.abort();
     await failed;
     expect((Date.now() - started) / 1000).toBeLessThan(GRANDCHILD_SECONDS / 2);
+    await killTakesEffect(grandchildPid(pidFile));
     expect(isAlive(grandchildPid(pidFile))).toBe(false);
   }, 60_000);
 });
