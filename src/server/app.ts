@@ -36,10 +36,26 @@ export function createScanServer(deps: ScanServerDeps): Server {
     wrongPass.flush();
     deps.login?.flush();
   });
+  answerHalfClosed(server);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   return server;
+}
+
+/**
+ * A client that shuts down its side of the connection after sending its
+ * request (`nc -N`, some proxies and HTTP libraries) still reads the answer.
+ * By default node:http aborts the request and closes the connection at that
+ * moment, so any request answered after an await (a big webhook's commit, the
+ * dashboard page) got no answer at all, and the client retried a request that
+ * was already queued. With this flag node keeps the connection open until the
+ * answer is sent, then closes it; a body cut short by the close is still
+ * refused (400) and nothing of it is read. The flag has been node:http's own
+ * since 0.x, set on the server after construction; @types/node does not name it.
+ */
+function answerHalfClosed(server: Server): void {
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 }
 
 function fail(res: ServerResponse, logger: Logger, error: unknown): void {
