@@ -12,8 +12,13 @@ export interface Checkpointer {
 
 export interface CheckpointerOptions {
   intervalMs?: number;
-  /** Above this many bytes of WAL file a checkpoint truncates the WAL to nothing. */
+  /**
+   * Above this many bytes of WAL file a checkpoint truncates the WAL to nothing; lower on a disk with
+   * little room (a quarter of what the WAL and the free space make together).
+   */
   truncateAboveBytes?: number;
+  /** How often the WAL's size is looked at between checkpoints, so a burst is cut short; 100 ms by default. */
+  watchMs?: number;
   /** The longest wait between checkpoints that keep failing (disk full). */
   maxBackoffMs?: number;
   /** Each checkpoint's result (the storage watch listens). */
@@ -24,9 +29,10 @@ export interface CheckpointerOptions {
 // TypeScript sources (tests, tsx) and from the compiled build.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { statSync } = require("node:fs");
+const { statSync, statfsSync } = require("node:fs");
+const { dirname } = require("node:path");
 const Database = require(workerData.driver);
-const { file, intervalMs, truncateAboveBytes, maxBackoffMs, walLimitBytes } = workerData;
+const { file, intervalMs, watchMs, truncateAboveBytes, maxBackoffMs, walLimitBytes } = workerData;
 const db = new Database(file);
 // A TRUNCATE checkpoint holds the write lock while it waits for readers: it waits briefly, then
 // settles for what a PASSIVE one does (and answers busy), so the commits on the request path never wait long.
@@ -39,6 +45,21 @@ const walBytes = () => {
     return 0;
   }
 };
+const freeBytes = () => {
+  try {
+    const s = statfsSync(dirname(file));
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+};
+// Every commit appends the pages it changed (a webhook's is about 18 of 4 KiB), and the WAL starts over
+// only when a commit finds it all copied back: a burst between two checkpoints never does, and the
+// disk, not 16 MiB, is then the limit. So the WAL may take at most a quarter of the room it has.
+const overBound = () => {
+  const wal = walBytes();
+  return wal > Math.min(truncateAboveBytes, (wal + freeBytes()) / 4);
+};
 let failures = 0;
 let timer;
 let stopping = false;
@@ -46,8 +67,8 @@ const run = (truncate) => {
   clearTimeout(timer);
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
-    // Over the bound, after a failure, or asked (space came back): hand the WAL's bytes back to the disk.
-    if (truncate || failures > 0 || walBytes() > truncateAboveBytes) db.pragma("wal_checkpoint(TRUNCATE)");
+    // Over the bound, after a failure, or asked (space came back, or writes are refused): hand the WAL's bytes back to the disk.
+    if (truncate || failures > 0 || overBound()) db.pragma("wal_checkpoint(TRUNCATE)");
     failures = 0;
     parentPort.postMessage({ ok: true, walBytes: walBytes() });
   } catch (error) {
@@ -57,9 +78,14 @@ const run = (truncate) => {
   if (!stopping) timer = setTimeout(run, failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures), false);
 };
 timer = setTimeout(run, intervalMs, false);
+// A stat and a statfs; a checkpoint only when the WAL is past its bound (not while failing ones back off).
+const watch = setInterval(() => {
+  if (failures === 0 && overBound()) run(true);
+}, watchMs);
 parentPort.on("message", (message) => {
   if (message === "now") return run(true);
   stopping = true;
+  clearInterval(watch);
   run(false);
   db.close();
   parentPort.close();
@@ -72,12 +98,13 @@ parentPort.on("message", (message) => {
  * so the commits on the request path do not pay for it (with SQLite's
  * automatic checkpoint a commit now and then took 100–400 ms under load).
  * Under steady writes a PASSIVE checkpoint rarely catches the WAL empty, so
- * the WAL would never start over and would grow without end: past
- * `truncateAboveBytes`, and after a failed checkpoint (disk full), a
- * TRUNCATE checkpoint follows, which empties the file. A failing checkpoint is
- * tried again after 2, 4, 8… intervals (at most `maxBackoffMs`), or at once,
- * emptying the WAL, when asked (`now`: the database writes again after a full
- * disk).
+ * the WAL would never start over and would grow without end: past its bound
+ * (`truncateAboveBytes`, or a quarter of the room the WAL has on its disk
+ * when that is less; looked at every `watchMs`), and after a failed
+ * checkpoint (disk full), a TRUNCATE checkpoint follows, which empties the
+ * file. A failing checkpoint is tried again after 2, 4, 8… intervals (at most
+ * `maxBackoffMs`), or at once, emptying the WAL, when asked (`now`: writes are
+ * refused, or the database writes again after a full disk).
  */
 export function startCheckpointer(file: string, logger: Logger, options: CheckpointerOptions = {}): Checkpointer {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -85,6 +112,7 @@ export function startCheckpointer(file: string, logger: Logger, options: Checkpo
     file,
     driver,
     intervalMs: options.intervalMs ?? 1_000,
+    watchMs: options.watchMs ?? 100,
     truncateAboveBytes: options.truncateAboveBytes ?? WAL_TRUNCATE_BYTES,
     maxBackoffMs: options.maxBackoffMs ?? 30_000,
     walLimitBytes: WAL_LIMIT_BYTES,
