@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger.js";
 import type { CheckpointReport } from "./storage-watch.js";
-import { WAL_LIMIT_BYTES, WAL_TRUNCATE_BYTES } from "./database.js";
+import { WAL_LIMIT_BYTES, WAL_ROOM_SHARE, WAL_TRUNCATE_BYTES } from "./database.js";
 
 export interface Checkpointer {
   /** Runs a checkpoint now that empties the WAL (space came back: a failed one need not wait for its backoff). */
@@ -17,7 +17,7 @@ export interface CheckpointerOptions {
    * little room (a quarter of what the WAL and the free space make together).
    */
   truncateAboveBytes?: number;
-  /** How often the WAL's size is looked at between checkpoints, so a burst is cut short; 100 ms by default. */
+  /** How often the WAL's size is looked at between checkpoints, so a burst is cut short (ten times as often past half its bound); 100 ms by default. */
   watchMs?: number;
   /** The longest wait between checkpoints that keep failing (disk full). */
   maxBackoffMs?: number;
@@ -32,7 +32,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 const { statSync, statfsSync } = require("node:fs");
 const { dirname } = require("node:path");
 const Database = require(workerData.driver);
-const { file, intervalMs, watchMs, truncateAboveBytes, maxBackoffMs, walLimitBytes } = workerData;
+const { file, intervalMs, watchMs, truncateAboveBytes, roomShare, maxBackoffMs, walLimitBytes } = workerData;
 const db = new Database(file);
 // A TRUNCATE checkpoint holds the write lock while it waits for readers: it waits briefly, then
 // settles for what a PASSIVE one does (and answers busy), so the commits on the request path never wait long.
@@ -55,10 +55,12 @@ const freeBytes = () => {
 };
 // Every commit appends the pages it changed (a webhook's is about 18 of 4 KiB), and the WAL starts over
 // only when a commit finds it all copied back: a burst between two checkpoints never does, and the
-// disk, not 16 MiB, is then the limit. So the WAL may take at most a quarter of the room it has.
+// disk, not 16 MiB, is then the limit. So the WAL may take at most a quarter (1/roomShare) of the room
+// it has; past twice that, the writer empties it itself (wal-guard.ts), for when this thread lags.
+const boundOf = (wal) => Math.min(truncateAboveBytes, (wal + freeBytes()) / roomShare);
 const overBound = () => {
   const wal = walBytes();
-  return wal > Math.min(truncateAboveBytes, (wal + freeBytes()) / 4);
+  return wal > boundOf(wal);
 };
 let failures = 0;
 let timer;
@@ -79,13 +81,19 @@ const run = (truncate) => {
 };
 timer = setTimeout(run, intervalMs, false);
 // A stat and a statfs; a checkpoint only when the WAL is past its bound (not while failing ones back off).
-const watch = setInterval(() => {
-  if (failures === 0 && overBound()) run(true);
-}, watchMs);
+// Past half of it, a burst can cross the rest before the next look: then it looks ten times as often.
+let watch;
+const look = () => {
+  const wal = walBytes();
+  const bound = boundOf(wal);
+  if (failures === 0 && wal > bound) run(true);
+  if (!stopping) watch = setTimeout(look, wal > bound / 2 ? watchMs / 10 : watchMs);
+};
+watch = setTimeout(look, watchMs);
 parentPort.on("message", (message) => {
   if (message === "now") return run(true);
   stopping = true;
-  clearInterval(watch);
+  clearTimeout(watch);
   run(false);
   db.close();
   parentPort.close();
@@ -115,6 +123,7 @@ export function startCheckpointer(file: string, logger: Logger, options: Checkpo
     watchMs: options.watchMs ?? 100,
     truncateAboveBytes: options.truncateAboveBytes ?? WAL_TRUNCATE_BYTES,
     maxBackoffMs: options.maxBackoffMs ?? 30_000,
+    roomShare: WAL_ROOM_SHARE,
     walLimitBytes: WAL_LIMIT_BYTES,
   };
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
