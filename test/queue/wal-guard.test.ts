@@ -50,6 +50,8 @@ describe.skipIf(!canMountSmallDisk)("the writer's WAL guard", () => {
       await Promise.resolve();
       expect(walBytes(file)).toBe(0);
       expect((db.prepare("SELECT COUNT(*) AS n FROM filler").get() as { n: number }).n).toBe(64);
+      // Its own short wait is undone: the queue's writes keep waiting as long as before.
+      expect(db.pragma("busy_timeout", { simple: true })).toBe(5_000);
     } finally {
       unguard();
       db.close();
