@@ -13,6 +13,8 @@ export type { Database };
 export const WAL_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Past this size the checkpoint thread empties the WAL (a TRUNCATE checkpoint). */
 export const WAL_TRUNCATE_BYTES = 16 * 1024 * 1024;
+/** On a disk with little room, past 1/WAL_ROOM_SHARE of it (the WAL's size plus the free space) already. */
+export const WAL_ROOM_SHARE = 4;
 
 /** How long a second program's write lock is waited for at start before serve gives up and says who holds it. */
 const START_BUSY_MS = 1_000;

@@ -32,7 +32,7 @@ export interface StorageWatchOptions {
   logger: Logger;
   /** A small write that throws while the database cannot write (and may do pending start-up work). */
   probe(): void;
-  /** Asks the checkpoint thread for a checkpoint now (after a probe succeeded). */
+  /** Asks the checkpoint thread for a checkpoint now that empties the WAL (writes refused, or a probe succeeded). */
   checkpointNow?(): void;
   /** How often the probe is tried while the database cannot write; 1 s by default. */
   probeMs?: number;
@@ -96,8 +96,12 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
     timer = undefined;
     if (stopped || problem() === undefined) return;
     // Space has come back only when there is room for the reserve and more: a write squeezed into the
-    // last bytes (or into the reserve's own) proves nothing.
-    if (options.freeBytes !== undefined && options.freeBytes() < minFreeBytes) return scheduleProbe();
+    // last bytes (or into the reserve's own) proves nothing. The WAL may be what holds that room: with
+    // every write refused, none starts it over, so it is emptied instead.
+    if (options.freeBytes !== undefined && options.freeBytes() < minFreeBytes) {
+      options.checkpointNow?.();
+      return scheduleProbe();
+    }
     try {
       options.probe();
     } catch (error) {
@@ -126,6 +130,8 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
       if (writes?.reason !== reason) {
         enter(reason, (error as { code?: string }).code);
         writes = { reason, since: writes?.since ?? clock.now() };
+        // What the WAL holds goes back to the disk now: a full WAL no write restarts would keep it full.
+        options.checkpointNow?.();
       }
       scheduleProbe();
       return true;

@@ -1,10 +1,10 @@
-import { statfsSync } from "node:fs";
 import path from "node:path";
 import type { Server } from "node:http";
 import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
+import { freeBytesOf } from "../lib/free-bytes.js";
 import type { Logger } from "../lib/logger.js";
 import { createIngest } from "../ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../ingest/sources.js";
@@ -12,6 +12,7 @@ import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } 
 import type { Checkpointer } from "../queue/checkpointer.js";
 import { startCheckpointerOnWrite } from "../queue/checkpointer-on-write.js";
 import { createStorageWatch } from "../queue/storage-watch.js";
+import { guardWal } from "../queue/wal-guard.js";
 import { createSpaceReserve } from "../queue/space-reserve.js";
 import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.js";
 import { createGroupCommit } from "../queue/group-commit.js";
@@ -149,6 +150,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     // Below, so a full disk only puts it off.
     recover: false,
   });
+  const unguardWal = guardWal(db, database, queue, logger);
   if (storage.problem() === undefined) {
     try {
       probe();
@@ -310,21 +312,12 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
       storage.stop();
+      unguardWal();
       await checkpointer?.stop();
       db.close();
       lock.release();
     },
   };
-}
-
-/** Bytes the service's user may still write on the disk holding `dir`; Infinity when that cannot be told. */
-function freeBytesOf(dir: string): number {
-  try {
-    const s = statfsSync(dir);
-    return s.bavail * s.bsize;
-  } catch {
-    return Infinity;
-  }
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */

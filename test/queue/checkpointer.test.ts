@@ -37,6 +37,25 @@ describe("the checkpoint thread", () => {
     await checkpointer.stop();
   });
 
+  describe.skipIf(!canMountSmallDisk)("on a small disk", () => {
+    it("empties a WAL that takes more than a quarter of the disk's room, without waiting for the next checkpoint", async () => {
+      const disk = mountDiskForTest(8 * 1024 * 1024);
+      const file = path.join(disk.dir, "scanarr.db");
+      const db = openDatabase(file);
+      const reports: CheckpointReport[] = [];
+      const checkpointer = startCheckpointer(file, silentLogger(), { intervalMs: 60_000, watchMs: 20, onReport: (r) => reports.push(r) });
+      try {
+        // 3 MiB of WAL beside about 5 MiB free: far below the 16 MiB bound, but more than a quarter of 8.
+        writeNewPages(db, 3);
+        await expect.poll(() => reports.at(-1), { timeout: 5_000 }).toEqual({ ok: true, walBytes: 0 });
+        expect(walBytes(file)).toBe(0);
+      } finally {
+        await checkpointer.stop();
+        db.close();
+      }
+    });
+  });
+
   describe.skipIf(!canMountSmallDisk)("on a full disk", () => {
     it("reports the failure, tries again with a growing pause, and gives the WAL's bytes back once space returns", async () => {
       const disk = mountDiskForTest(8 * 1024 * 1024);

@@ -122,4 +122,31 @@ describe("the storage watch's reserve", () => {
     expect(reserved).toBe(true);
     expect(storage.problem()).toBeUndefined();
   });
+
+  it("asks for the WAL to be emptied when writes are refused and at each probe's turn while the room is short", () => {
+    const clock = new ManualClock();
+    let free = 0;
+    let emptied = 0;
+    const storage = createStorageWatch({
+      database: DATABASE,
+      clock,
+      logger: recordingLogger().logger,
+      probe: () => {},
+      checkpointNow: () => {
+        emptied += 1;
+      },
+      freeBytes: () => free,
+      minFreeBytes: 2 << 20,
+    });
+    storage.report(FULL);
+    expect(emptied).toBe(1);
+    clock.advance(3_000);
+    expect(emptied).toBe(4);
+    expect(storage.problem()).toBeDefined();
+    // What the WAL gave back is room enough: the probe writes, and one more empties what it wrote.
+    free = 8 << 20;
+    clock.advance(1_000);
+    expect(storage.problem()).toBeUndefined();
+    expect(emptied).toBe(5);
+  });
 });

@@ -3,13 +3,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/types.js";
-import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
 import { WAL_LIMIT_BYTES } from "../../src/queue/database.js";
-import type { RunningService } from "../../src/serve/service.js";
-import { startFakePlex, type FakePlex } from "../fakes/plex.js";
-import { tempDir } from "../helpers/cli.js";
-import { ARR_SECTIONS, postJson, startServiceOn, testServiceConfig } from "../helpers/service.js";
-import { canMountSmallDisk, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
+import { postJson } from "../helpers/service.js";
+import { canMountSmallDisk } from "../helpers/small-disk.js";
+import { healthOf, serveOn, smallDiskInstall, walBytesOf, type SmallDiskInstall } from "../helpers/small-disk-service.js";
 
 const DISK_BYTES = 24 * 1024 * 1024;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -17,56 +14,16 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-interface Serve {
-  service: RunningService;
-  base: string;
-  origin: string;
-  logs: () => string;
-}
-
-interface Setup {
-  plex: FakePlex;
-  paths: InstallPaths;
-  disk: SmallDisk;
-  config: Config;
-}
+type Serve = Awaited<ReturnType<typeof serveOn>>;
 
 /** The fake Plex, and an install whose data folder is a 24 MiB file system of its own. */
-async function setUp(overrides: Partial<Config> = {}): Promise<Setup> {
-  const plex = await startFakePlex({ sections: ARR_SECTIONS });
-  cleanups.push(() => plex.close());
-  const paths = resolveInstallPaths(tempDir());
-  const disk = mountSmallDisk(paths.dataDir, DISK_BYTES);
-  cleanups.push(() => disk.unmount());
-  const config = testServiceConfig(plex, overrides);
-  return { plex, paths, disk, config };
-}
-
-async function serve({ config, paths }: Setup): Promise<Serve> {
-  const { service, origin, base, logs } = await startServiceOn(config, paths, { env: {} });
-  let stopped = false;
-  cleanups.push(() => (stopped ? undefined : service.stop()));
-  return {
-    service: {
-      ...service,
-      stop: async () => {
-        stopped = true;
-        await service.stop();
-      },
-    },
-    origin,
-    base,
-    logs,
-  };
-}
+const setUp = (overrides: Partial<Config> = {}) => smallDiskInstall(DISK_BYTES, cleanups, overrides);
+const serve = (setup: SmallDiskInstall) => serveOn(setup, cleanups);
 
 const folderOf = (n: number) => `/data/TV/Show ${n}/Season 1`;
 const manual = (s: Serve, n: number) => postJson(s.base, { eventType: "Manual", filepath: `/tv/Show ${n}/Season 1` });
 
-async function health(s: Serve): Promise<{ status: number; body: { status: string; reasons?: string[] } }> {
-  const res = await fetch(`${s.origin}/health`);
-  return { status: res.status, body: (await res.json()) as { status: string; reasons?: string[] } };
-}
+const health = (s: Serve) => healthOf(s.origin);
 
 /**
  * Webhooks, one new folder each, until one is refused; the folders acknowledged (202) on the way. Some
@@ -87,8 +44,6 @@ const errorLines = (s: Serve) =>
     .logs()
     .split("\n")
     .filter((line) => line.includes('"level":50'));
-
-const walBytes = (paths: InstallPaths) => (existsSync(`${paths.database}-wal`) ? statSync(`${paths.database}-wal`).size : 0);
 
 describe.skipIf(!canMountSmallDisk)("serve on a disk that fills up", () => {
   it("refuses webhooks with 507 while the disk is full, says why on /health, and takes them again once space returns", async () => {
@@ -137,7 +92,7 @@ describe.skipIf(!canMountSmallDisk)("serve on a disk that fills up", () => {
     await expect.poll(() => [...acked].filter((f) => !setup.plex.refreshes.some((r) => r.path === f)), { timeout: 15_000 }).toEqual([]);
     const paths = setup.plex.refreshes.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
-    await expect.poll(() => walBytes(setup.paths), { timeout: 5_000 }).toBeLessThanOrEqual(WAL_LIMIT_BYTES);
+    await expect.poll(() => walBytesOf(setup.paths), { timeout: 5_000 }).toBeLessThanOrEqual(WAL_LIMIT_BYTES);
   });
 
   it("stopped while the disk is full, starts again on it and recovers when space returns, losing no acknowledged webhook", async () => {
