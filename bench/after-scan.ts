@@ -6,7 +6,6 @@
 // Run: node --import tsx bench/after-scan.ts
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { createMountSafety } from "../src/mount/mount-safety.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startDelivery } from "../src/queue/scheduler.js";
 import { startAfterScan } from "../src/serve/after-scan.js";
@@ -57,7 +56,6 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
       return queue.countConfirming(target);
     },
   });
-  const mount = createMountSafety(config, { logger, clock });
   const afterScan = startAfterScan({
     config,
     queue: watched,
@@ -66,7 +64,8 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
     clock,
     logger,
     signal: controller.signal,
-    anchors: mount.anchors,
+    // No anchor is configured: no gate.
+    gate: undefined,
   });
   const delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around });
 
@@ -112,7 +111,6 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   figures.otherCalls = during.length - figures.sectionPolls - figures.folderListings - figures.analyzeCalls;
   await delivery.stop(1_000);
   await afterScan.stop();
-  await mount.close();
   controller.abort();
   db.close();
   await plex.close();

@@ -260,6 +260,15 @@ export class TargetNothingToDoError extends Error {
 }
 
 /**
+ * An anchor (mount marker) was missing right before a call that makes a media
+ * server read the mount: nothing was sent. Hold the work and send it once the
+ * anchors are back; never count it as a failure.
+ */
+export class AnchorMissingError extends Error {
+  override name = "AnchorMissingError";
+}
+
+/**
  * An error the user caused (bad flag, bad config, bad input). The CLI prints
  * its message on one line without a stack and exits with `exitCode`.
  */

@@ -1,4 +1,5 @@
 import {
+  AnchorMissingError,
   TargetAuthError,
   TargetFatalError,
   TargetNothingToDoError,
@@ -9,6 +10,7 @@ import {
   type TargetRuntime,
 } from "../domain.js";
 import { findLibrariesFor } from "../paths/index.js";
+import { sendUngated, type AnchorSend } from "./anchor-gate.js";
 import type { DeliveryJob, LibraryRef } from "./types.js";
 
 /** What one delivery attempt came to; the scheduler turns it into queue records. */
@@ -47,10 +49,11 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
  * Resolves the libraries holding the job's folder, in this target's path
  * form, and asks the target to scan it: in each library when the target
  * scans per library (Plex: a folder may sit in a 4K and a 1080p library),
- * else once. `ready`, when given, is asked right before each scan call, and
- * the call is made in the same turn as it answers true; on false nothing
- * more is sent ("held": the libraries already scanned are scanned again with
- * the rest). The job's `refresh` files go to the target's `refreshItems`
+ * else once. Each scan and item-refresh call goes through `send`, the anchor
+ * gate (AnchorGate.send): out in the same turn as a check begun after it was
+ * asked answers present; when an anchor is missing nothing more is sent
+ * ("held": the libraries already scanned are scanned again with the rest).
+ * The job's `refresh` files go to the target's `refreshItems`
  * where it has one (docs/item-refresh.md): instead of the scan when only
  * sidecars were named and the server knows every item, else after it
  * (unless the target's confirmation refreshes them). Never throws: every
@@ -59,7 +62,7 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
 export async function deliverFolder(
   dt: DeliveryTarget,
   job: Pick<DeliveryJob, "folder" | "files" | "refresh" | "scanFolder">,
-  ready?: () => Promise<boolean>,
+  send: AnchorSend = sendUngated,
   options: DeliverOptions = {},
 ): Promise<DeliveryOutcome> {
   const folder = dt.toTargetPath(job.folder);
@@ -74,18 +77,16 @@ export async function deliverFolder(
     let refreshed: RefreshTally | undefined;
     // Only sidecars were asked for: refreshing the items they belong to is all, when the server knows every one.
     if (refresh.length > 0 && job.scanFolder === false) {
-      if (ready && !(await ready())) return { kind: "held" };
-      refreshed = await refreshIn(dt.target, scanned, refresh);
+      refreshed = await refreshIn(dt.target, scanned, refresh, send);
       if (refreshed.unknown.size === 0) return { kind: "done", libraries, itemsOnly: true, refreshed: refreshed.count };
     }
-    for (const library of scanned) {
-      if (ready && !(await ready())) return { kind: "held" };
-      await dt.target.scan(folder, library, files);
-    }
+    for (const library of scanned) await send(() => dt.target.scan(folder, library, files));
     // Known items are refreshed now unless the confirmation refreshes them once it finds them.
-    if (refresh.length > 0 && !refreshed && !options.refreshAfterConfirmation) refreshed = await refreshIn(dt.target, scanned, refresh);
+    if (refresh.length > 0 && !refreshed && !options.refreshAfterConfirmation)
+      refreshed = await refreshIn(dt.target, scanned, refresh, send);
     return { kind: "done", libraries, ...(refreshed ? { refreshed: refreshed.count } : {}) };
   } catch (error) {
+    if (error instanceof AnchorMissingError) return { kind: "held" };
     if (error instanceof TargetNothingToDoError) return { kind: "nothing", error: error.message };
     const refs = matches ? matches.map(refOf) : null;
     return { kind: classify(error), error: describeError(error), libraries: refs };
@@ -104,12 +105,12 @@ interface RefreshTally {
 }
 
 /** Refreshes the items of `files` in each library (a folder may sit in two Plex libraries); unknown means unknown in all of them. */
-async function refreshIn(target: Target, libraries: readonly Library[], files: readonly string[]): Promise<RefreshTally> {
+async function refreshIn(target: Target, libraries: readonly Library[], files: readonly string[], send: AnchorSend): Promise<RefreshTally> {
   const refresh = target.refreshItems?.bind(target);
   let count = 0;
   let unknown = new Set(files);
   for (const library of libraries) {
-    const report = refresh ? await refresh(files, library) : { refreshed: 0, unknown: files };
+    const report = refresh ? await send(() => refresh(files, library)) : { refreshed: 0, unknown: files };
     count += report.refreshed;
     const missing = new Set(report.unknown);
     unknown = new Set([...unknown].filter((f) => missing.has(f)));

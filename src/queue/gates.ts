@@ -1,17 +1,14 @@
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
+import { anchorGateOf, type AnchorCheck, type AnchorGate, type AnchorSend } from "./anchor-gate.js";
 import type { ScanQueue } from "./scan-queue.js";
+
+export type { AnchorCheck } from "./anchor-gate.js";
 
 /** One bounded round of file-exists checks (see src/mount/). */
 export interface FileChecker {
   /** Resolves with the subset of `files` (media-server paths) visible now; never rejects. */
   checkRound(files: string[]): Promise<Set<string>>;
-}
-
-/** The anchors (mount markers) that must all be present before anything is delivered. */
-export interface AnchorCheck {
-  /** Checks every anchor now (bounded in time); never rejects. */
-  check(): Promise<{ ok: boolean }>;
 }
 
 export type GateQueue = Pick<ScanQueue, "dueFileChecks" | "recordFileChecks" | "nextFileCheckAt">;
@@ -21,13 +18,14 @@ export interface GateOptions {
   clock: Clock;
   logger: Logger;
   fileChecker?: FileChecker;
-  anchors?: AnchorCheck;
+  /** The anchors, or the service's one gate over them (shared with the after-scan work). */
+  anchors?: AnchorCheck | AnchorGate;
   /** Called when a check finished, so the scheduler looks again. */
   wake: () => void;
   /**
    * How long a passed anchor check lets due deliveries be claimed without a
    * look first (default 1 s). It never lets a scan out: each scan call waits
-   * for confirmAnchors right before it is sent.
+   * for the anchor gate right before it is sent.
    */
   anchorFreshMs?: number;
   /** How often missing anchors are looked for again (default 10 s). */
@@ -40,12 +38,11 @@ export interface Gates {
   /** True when due deliveries may be claimed now; otherwise a check is under way or scheduled and `wake` follows. */
   anchorsOk(now: number): boolean;
   /**
-   * The check right before a scan call: every anchor looked at by a check
-   * begun after this call (callers waiting together share one), its answer
-   * recorded like any other. Resolves true when all are there; the caller
-   * sends in the same turn, with no await in between.
+   * The gate right before a scan call (AnchorGate.send): `call` goes out in
+   * the same turn as a check begun after this call finds every anchor there;
+   * otherwise AnchorMissingError and nothing is sent. Undefined without anchors.
    */
-  confirmAnchors(): Promise<boolean>;
+  sendWhenAnchored: AnchorSend | undefined;
   /** Starts a file-check round when one is due and none is running (only while the anchors are present). */
   runFileChecks(now: number): void;
   /** True when the last anchor check found one missing (false while unknown or present). */
@@ -64,42 +61,27 @@ export interface Gates {
  * by the checker; the queue keeps their state, so a restart resumes them.
  */
 export function createGates(options: GateOptions): Gates {
-  const { queue, clock, logger, fileChecker, anchors, wake } = options;
+  const { queue, clock, logger, fileChecker, wake } = options;
+  const gate = options.anchors && anchorGateOf(options.anchors, clock);
   const freshMs = options.anchorFreshMs ?? 1_000;
   const retryMs = options.anchorRetryMs ?? 10_000;
   const roundSize = options.roundSize ?? 500;
   let anchorCheck: Promise<void> | undefined;
-  let anchorsPassedAt = -Infinity;
-  let anchorsFailedAt = -Infinity;
-  // The latest answer decides: a pass followed by a failure (the look right before a
-  // scan call) must stop the claims, whatever the times say.
-  let lastOk: boolean | undefined;
   let fileRound: Promise<void> | undefined;
 
+  // The gate's latest answer decides (whoever asked: a delivery, a re-scan, a
+  // look before claiming): a pass followed by a failure stops the claims.
   function anchorsOk(now: number): boolean {
-    if (!anchors) return true;
-    if (lastOk === true && now - anchorsPassedAt < freshMs) return true;
-    if (!anchorCheck && now - anchorsFailedAt >= retryMs) {
-      anchorCheck = anchors.check().then(({ ok }) => {
+    if (!gate) return true;
+    const last = gate.last();
+    if (last?.ok === true && now - last.at < freshMs) return true;
+    if (!anchorCheck && (last?.ok !== false || now - last.at >= retryMs)) {
+      anchorCheck = gate.confirm().then(() => {
         anchorCheck = undefined;
-        record(ok);
         wake();
       });
     }
     return false;
-  }
-
-  async function confirmAnchors(): Promise<boolean> {
-    if (!anchors) return true;
-    const { ok } = await anchors.check();
-    record(ok);
-    return ok;
-  }
-
-  function record(ok: boolean): void {
-    lastOk = ok;
-    if (ok) anchorsPassedAt = clock.now();
-    else anchorsFailedAt = clock.now();
   }
 
   function runFileChecks(now: number): void {
@@ -129,14 +111,15 @@ export function createGates(options: GateOptions): Gates {
   }
 
   function anchorsMissing(): boolean {
-    return anchors !== undefined && lastOk === false;
+    return gate?.last()?.ok === false;
   }
 
   function nextWakeAt(): number {
     // A running check wakes the scheduler when it ends; missing anchors are looked for
     // again after a while (file checks wait for them: a dropped mount shows no file).
     if (anchorCheck) return Infinity;
-    if (anchorsMissing()) return anchorsFailedAt + retryMs;
+    const last = gate?.last();
+    if (last?.ok === false) return last.at + retryMs;
     return fileChecker && !fileRound ? (queue.nextFileCheckAt() ?? Infinity) : Infinity;
   }
 
@@ -144,5 +127,5 @@ export function createGates(options: GateOptions): Gates {
     await Promise.allSettled([anchorCheck, fileRound]);
   }
 
-  return { anchorsOk, confirmAnchors, anchorsMissing, runFileChecks, nextWakeAt, idle };
+  return { anchorsOk, sendWhenAnchored: gate?.send, anchorsMissing, runFileChecks, nextWakeAt, idle };
 }

@@ -3,6 +3,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { deliverFolder, deliveryTargetOf, type DeliveryTarget } from "./deliver.js";
 import { dueAtOf } from "./events.js";
+import type { AnchorGate } from "./anchor-gate.js";
 import { createGates, type AnchorCheck, type FileChecker } from "./gates.js";
 import { resolvePolicy, type DeliveryPolicy } from "./policy.js";
 import { planOutcome, type Attempt, type OutcomeWrite } from "./record-outcome.js";
@@ -53,8 +54,12 @@ export interface DeliveryOptions {
   policy?: Partial<DeliveryPolicy>;
   /** File-exists checks for scans that named files (the queue must have its fileChecks policy). */
   fileChecker?: FileChecker;
-  /** Anchors that must be present before anything is delivered: checked before claiming and right before each scan call. */
-  anchors?: AnchorCheck;
+  /**
+   * Anchors that must be present before anything is delivered: checked before
+   * claiming and right before each scan call. Pass the service's one AnchorGate
+   * to share its answers with the after-scan work.
+   */
+  anchors?: AnchorCheck | AnchorGate;
   /** How soon missing anchors are looked for again (default 10 s). */
   anchorRetryMs?: number;
   /** Work before the scan call of some targets, and whether they confirm (src/targets/plex/after-scan/around-delivery.ts). */
@@ -118,7 +123,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     anchorRetryMs: options.anchorRetryMs,
     wake: () => tick(),
   });
-  const ready = options.anchors ? gates.confirmAnchors : undefined;
+  const send = gates.sendWhenAnchored;
   const upkeep = createUpkeep(queue, policy, logger, clock.now());
   let timer: unknown;
   let armedAt = Infinity;
@@ -219,7 +224,7 @@ export function startDelivery(options: DeliveryOptions): DeliveryHandle {
     const work = before
       // The anchors are looked at again right before each scan call, after the claim: a pass
       // seen before it (anchorsOk) lets work be claimed, never sent.
-      .then(() => deliverFolder(dt, job, ready, { refreshAfterConfirmation: around?.confirms(target.name) ?? false }))
+      .then(() => deliverFolder(dt, job, send, { refreshAfterConfirmation: around?.confirms(target.name) ?? false }))
       .then((outcome) => {
         if (!detached) completed.push({ dt, job, outcome, mark });
       })

@@ -4,7 +4,7 @@ import type { TargetRuntime } from "../domain.js";
 import { createHooks } from "../hooks/hooks.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import type { AnchorMonitor } from "../mount/anchors.js";
+import type { AnchorGate } from "../queue/anchor-gate.js";
 import type { QueueEvents } from "../queue/events.js";
 import type { DeliveryAround } from "../queue/scheduler.js";
 import { createPlexAfterScan, type AfterScanConfig } from "../targets/plex/after-scan.js";
@@ -28,8 +28,12 @@ export interface AfterScanWiringDeps {
   logger: Logger;
   signal: AbortSignal;
   timeoutMs?: number;
-  /** The service's anchor monitor (ANCHORS and PLEX_EMPTY_TRASH_CONTROL_FILES): the empty-trash guard. */
-  anchors: AnchorMonitor;
+  /**
+   * The service's one anchor gate (ANCHORS and PLEX_EMPTY_TRASH_CONTROL_FILES),
+   * the scheduler's too: re-scans, analyze, item refresh and emptyTrash go
+   * through it. Undefined when no anchor is configured.
+   */
+  gate: AnchorGate | undefined;
 }
 
 /** A target whose scans confirm, and where its after-scan settings come from. */
@@ -52,7 +56,6 @@ export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
   const plexTargets = plexTargetsOf(config, deps.targets);
   const hooks = createHooks(config, { env: deps.env, clock, signal });
   const hasHooks = config.RUN_COMMAND_BEFORE_SCAN.length > 0 || config.RUN_COMMAND_AFTER_SCAN.length > 0;
-  const anchors = deps.anchors.anchors.length > 0 ? deps.anchors : undefined;
   const drivers = new Map<string, HookedTarget>();
   for (const { built, settings, keys } of plexTargets) {
     const afterScan = createPlexAfterScan(settings, { env: deps.env, signal, timeoutMs: deps.timeoutMs, ...keys });
@@ -68,7 +71,7 @@ export function startAfterScan(deps: AfterScanWiringDeps): AfterScanWiring {
       hooks,
       clock,
       logger,
-      ...(anchors ? { anchors } : {}),
+      ...(deps.gate ? { gate: deps.gate } : {}),
     });
     drivers.set(built.target.name, { built, confirmations: driver });
   }

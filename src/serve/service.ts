@@ -18,6 +18,7 @@ import { acquireInstanceLock, type InstanceLock } from "../queue/instance-lock.j
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../queue/scheduler.js";
+import { createAnchorGate } from "../queue/anchor-gate.js";
 import { createScanServer, listen } from "../server/app.js";
 import { createCompatDeps } from "../server/compat/deps.js";
 import { idleWatchHandle, type WatchHandle } from "../watch/handle.js";
@@ -230,6 +231,8 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     targets: () => delivery?.targetStates() ?? {},
   });
   const watchedAnchors = anchors && holds.watchAnchors(anchors);
+  // The one gate before every call that makes a media server read the mount, shared by deliveries and after-scan work.
+  const gate = watchedAnchors && createAnchorGate(watchedAnchors, clock);
   const anchorPoll = watchedAnchors ? pollAnchors(watchedAnchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
   const notifications = await startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
   // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
@@ -242,7 +245,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     logger,
     signal: shutdown.signal,
     timeoutMs: deps.targetTimeoutMs,
-    anchors: mount.anchors,
+    gate,
   });
   delivery = startDelivery({
     queue,
@@ -252,7 +255,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     around: afterScan.around,
     policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
-    anchors: watchedAnchors,
+    anchors: gate,
     storage,
     anchorRetryMs: deps.anchorPollMs,
   });

@@ -46,7 +46,13 @@ describe("empty trash after a confirmed upgrade", () => {
   });
 
   it("leaves the trash alone when a control file is missing and says so in the queue and the log", async () => {
-    rig = await startRig({ PLEX_EMPTY_TRASH: true, PLEX_EMPTY_TRASH_CONTROL_FILES: ["/nonexistent-scanarr-mount/.control"] });
+    const control = path.join(tempDir("scanarr-control-"), ".control");
+    writeFileSync(control, "");
+    // Present for the scan call (a missing one holds every delivery), gone once Plex got it.
+    const onRequest = ({ url }: { url: string }) => {
+      if (url.includes("/refresh?") && existsSync(control)) unlinkSync(control);
+    };
+    rig = await startRig({ PLEX_EMPTY_TRASH: true, PLEX_EMPTY_TRASH_CONTROL_FILES: [control] }, { onRequest });
     upgrade(rig);
     await rig.runUntil(() => stateOf(rig as AfterScanRig) === "done", "the upgrade to be confirmed");
     expect(rig.plex.emptiedTrash).toEqual([]);

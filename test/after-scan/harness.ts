@@ -4,6 +4,7 @@ import type { Config } from "../../src/config/types.js";
 import type { ScanRequest } from "../../src/domain.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import type { Database } from "../../src/queue/database.js";
+import { createAnchorGate } from "../../src/queue/anchor-gate.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../../src/queue/scheduler.js";
 import type { QueuedScan } from "../../src/queue/types.js";
@@ -66,6 +67,8 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
     queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 0, logger });
     const targets = buildTargets(config, { logger, clock, env: process.env, signal: controller.signal, timeoutMs: 5_000 });
     mount = createMountSafety(config, { logger, clock });
+    // One gate for the deliveries and the after-scan work, as serve builds it.
+    const gate = mount.anchors.anchors.length > 0 ? createAnchorGate(mount.anchors, clock) : undefined;
     afterScan = startAfterScan({
       config,
       queue,
@@ -75,9 +78,9 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
       logger,
       signal: controller.signal,
       timeoutMs: 5_000,
-      anchors: mount.anchors,
+      gate,
     });
-    delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around });
+    delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around, ...(gate ? { anchors: gate } : {}) });
     rig.queue = queue;
     rig.db = db;
   };

@@ -11,6 +11,7 @@ import { refreshPlexItems, type ItemRefreshRound } from "./item-refresh.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
 import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
 import { messageOf } from "../../lib/errors.js";
+import type { AnchorSend } from "../../queue/anchor-gate.js";
 
 /** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
 export type AfterScanConfig = Pick<
@@ -46,16 +47,17 @@ export interface PlexAfterScan {
   /** One poll for every waiting scan: see Confirmer.poll. */
   confirmer: Confirmer;
   lookup: PlexLookup;
-  /** Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way). */
-  analyze(items: readonly PlexItemRef[]): Promise<AnalyzeReport>;
+  /** Whether analyze calls Plex at all (PLEX_ANALYZE_TYPE is not off). */
+  analyzes: boolean;
+  /**
+   * Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way).
+   * Every call below makes Plex read the mount, so each goes through `send`, the service's anchor gate.
+   */
+  analyze(items: readonly PlexItemRef[], send: AnchorSend): Promise<AnalyzeReport>;
   /** Refreshes items through the API, and analyzes those whose own file was named unless already in `analyzed` (item-refresh.ts). */
-  refreshItems(items: readonly PlexItemRef[], analyzed: ReadonlySet<string>): Promise<ItemRefreshRound>;
+  refreshItems(items: readonly PlexItemRef[], analyzed: ReadonlySet<string>, send: AnchorSend): Promise<ItemRefreshRound>;
   /** The guarded empty-trash step for one section (see emptyTrashIfSafe). */
-  emptyTrash(
-    section: { id: string; type: string },
-    input: Omit<TrashInput, "deletedCount">,
-    anchorsPresentNow?: () => Promise<boolean>,
-  ): Promise<TrashResult>;
+  emptyTrash(section: { id: string; type: string }, input: Omit<TrashInput, "deletedCount">, send: AnchorSend): Promise<TrashResult>;
 }
 
 export interface AfterScanDeps {
@@ -105,19 +107,21 @@ export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps
     trashSettings,
     confirmer: createConfirmer({ api: sections, lookup, settings: confirmSettings }),
     lookup,
-    async analyze(items) {
+    analyzes: config.PLEX_ANALYZE_TYPE !== "off",
+    async analyze(items, send) {
       const keys = pickAnalyzeItems(items, config.PLEX_ANALYZE_DIRECTORY);
       if (config.PLEX_ANALYZE_TYPE === "off" || keys.length === 0) return { analyzed: [], failed: [] };
-      if (!scanner) return analyzeThroughApi(api, keys);
+      if (!scanner) return analyzeThroughApi(api, keys, send);
       const settings = resolveScannerSettings(config, {}, true);
       return analyzeThroughScanner(settings, config.PLEX_ANALYZE_TYPE, keys, {
         env: deps.env,
         timeoutMs: DEFAULT_SCANNER_TIMEOUT_MS,
+        send,
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
     },
-    refreshItems: (items, analyzed) => refreshPlexItems(api, items, analyzed),
-    emptyTrash: (section, input, anchorsPresentNow) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings, anchorsPresentNow),
+    refreshItems: (items, analyzed, send) => refreshPlexItems(api, items, analyzed, send),
+    emptyTrash: (section, input, send) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings, send),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
-import { TargetAuthError, TargetUnavailableError } from "../../domain.js";
+import { AnchorMissingError, TargetAuthError, TargetUnavailableError } from "../../domain.js";
+import { sendUngated, type AnchorSend } from "../../queue/anchor-gate.js";
 import type { PlexApiClient } from "./api.js";
 import type { PlexItemRef } from "./library-items-db.js";
 import { buildScannerCommand, type ScannerCommand, type ScannerSettings } from "../plex-scanner/scanner-command.js";
@@ -29,19 +30,24 @@ export interface AnalyzeReport {
 /**
  * `PUT /library/metadata/{ratingKey}/analyze` for each item, one call each,
  * in order. PLEX_ANALYZE_TYPE "deep" is a scanner option only; through the API
- * Plex decides how deep to go. A refused token (403, a shared user's) stops
- * the round: every other call would be refused the same way.
+ * Plex decides how deep to go. Each call goes through `send`, the anchor
+ * gate. A refused token (403, a shared user's) or a missing anchor stops the
+ * round: every other call would be refused or held the same way.
  */
-export async function analyzeThroughApi(api: Pick<PlexApiClient, "analyzeItem">, ratingKeys: readonly string[]): Promise<AnalyzeReport> {
+export async function analyzeThroughApi(
+  api: Pick<PlexApiClient, "analyzeItem">,
+  ratingKeys: readonly string[],
+  send: AnchorSend = sendUngated,
+): Promise<AnalyzeReport> {
   const report: AnalyzeReport = { analyzed: [], failed: [] };
   for (const [index, ratingKey] of ratingKeys.entries()) {
     try {
-      await api.analyzeItem(ratingKey);
+      await send(() => api.analyzeItem(ratingKey));
       report.analyzed.push(ratingKey);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       report.failed.push({ ratingKey, error: failure });
-      if (failure instanceof TargetAuthError) {
+      if (failure instanceof TargetAuthError || failure instanceof AnchorMissingError) {
         for (const rest of ratingKeys.slice(index + 1)) report.failed.push({ ratingKey: rest, error: failure });
         break;
       }
@@ -81,6 +87,8 @@ export interface ScannerAnalyzeOptions {
   /** Per run; 0 for no limit. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The anchor gate each run goes through; a run held by it fails its items and ends the round. */
+  send?: AnchorSend;
 }
 
 /** Runs the analyze commands one after the other; a failed run fails its items, the next run still goes. */
@@ -92,17 +100,28 @@ export async function analyzeThroughScanner(
 ): Promise<AnalyzeReport> {
   const report: AnalyzeReport = { analyzed: [], failed: [] };
   if (type === "off") return report;
-  for (const batch of batchesOf(ratingKeys)) {
+  const send = options.send ?? sendUngated;
+  const batches = batchesOf(ratingKeys);
+  for (const [index, batch] of batches.entries()) {
     const command = buildAnalyzeCommand(settings, type, batch);
     const output = new Writable({ write: (_chunk, _encoding, done) => done() });
-    const run = await runScanner(command, {
-      env: options.env,
-      timeoutMs: options.timeoutMs,
-      stdout: output,
-      stderr: output,
-      mode: settings.mode,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const start = () =>
+      runScanner(command, {
+        env: options.env,
+        timeoutMs: options.timeoutMs,
+        stdout: output,
+        stderr: output,
+        mode: settings.mode,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    let run: Awaited<ReturnType<typeof start>>;
+    try {
+      run = await send(start);
+    } catch (error) {
+      if (!(error instanceof AnchorMissingError)) throw error;
+      for (const ratingKey of batches.slice(index).flat()) report.failed.push({ ratingKey, error });
+      break;
+    }
     if (!run.failure) {
       report.analyzed.push(...batch);
       continue;

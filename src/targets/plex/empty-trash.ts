@@ -1,3 +1,5 @@
+import { AnchorMissingError } from "../../domain.js";
+import { sendUngated, type AnchorSend } from "../../queue/anchor-gate.js";
 import type { PlexApiClient } from "./api.js";
 import type { PlexLookup } from "./library-lookup.js";
 
@@ -85,25 +87,31 @@ export type TrashResult =
  * The whole step for one section: decide, count the trash when needed (the
  * database when readable, else the API), decide again, and empty it. Plex
  * errors are thrown (Target*Error) for the queue to retry; nothing is emptied
- * on a count that could not be read. `anchorsPresentNow`, when given, looks
- * at the anchors again after the count: the emptyTrash call leaves in the
- * same turn as it answers true, and not at all on false.
+ * on a count that could not be read. The emptyTrash call goes through
+ * `send`, the anchor gate: it looks at the anchors again after the count,
+ * and the call leaves in the same turn as every one is found, not at all
+ * when one is missing.
  */
 export async function emptyTrashIfSafe(
   deps: { api: Pick<PlexApiClient, "emptyTrash">; lookup: Pick<PlexLookup, "countTrash"> },
   section: { id: string; type: string },
   input: Omit<TrashInput, "deletedCount">,
   settings: TrashSettings,
-  anchorsPresentNow?: () => Promise<boolean>,
+  send: AnchorSend = sendUngated,
 ): Promise<TrashResult> {
   const first = decideEmptyTrash(input, settings);
   if (first.action === "wait") return first;
   if (first.action === "skip") return { action: "skipped", reason: first.reason };
   const { count } = await deps.lookup.countTrash(section);
-  const anchorsPresent = anchorsPresentNow ? await anchorsPresentNow() : input.anchorsPresent;
-  const second = decideEmptyTrash({ ...input, anchorsPresent, deletedCount: count }, settings);
+  const second = decideEmptyTrash({ ...input, deletedCount: count }, settings);
   if (second.action === "skip") return { action: "skipped", reason: second.reason, deletedCount: count };
   if (second.action !== "empty") return { action: "skipped", reason: "the count did not settle the decision", deletedCount: count };
-  await deps.api.emptyTrash(section.id);
+  try {
+    await send(() => deps.api.emptyTrash(section.id));
+  } catch (error) {
+    if (!(error instanceof AnchorMissingError)) throw error;
+    const held = decideEmptyTrash({ ...input, anchorsPresent: false, deletedCount: count }, settings);
+    return { action: "skipped", reason: held.action === "skip" ? held.reason : error.message, deletedCount: count };
+  }
   return { action: "emptied", deletedCount: count };
 }

@@ -1,4 +1,5 @@
-import { TargetAuthError } from "../../domain.js";
+import { AnchorMissingError, TargetAuthError } from "../../domain.js";
+import { sendUngated, type AnchorSend } from "../../queue/anchor-gate.js";
 import type { PlexApiClient } from "./api.js";
 import type { PlexItemRef } from "./library-items-db.js";
 
@@ -13,14 +14,16 @@ export interface ItemRefreshRound {
  * `PUT /library/metadata/{ratingKey}/refresh` once per distinct item of
  * `refs`, then `PUT …/analyze` for the items whose own media file was named
  * (not a sidecar's video: a subtitle does not change the media) unless
- * `analyzed` already holds them. A refused token stops the round (every other
- * call would be refused the same way) and is thrown; other failures are
- * reported per item.
+ * `analyzed` already holds them, each call through `send` (the anchor gate).
+ * A refused token stops the round (every other call would be refused the
+ * same way) and is thrown; a missing anchor stops it too, the calls left
+ * reported failed; other failures are reported per item.
  */
 export async function refreshPlexItems(
   api: Pick<PlexApiClient, "refreshItem" | "analyzeItem">,
   refs: readonly PlexItemRef[],
   analyzed: ReadonlySet<string> = new Set(),
+  send: AnchorSend = sendUngated,
 ): Promise<ItemRefreshRound> {
   const round: ItemRefreshRound = { refreshed: [], analyzed: [], failed: [] };
   const refreshKeys = [...new Set(refs.map((r) => r.ratingKey))];
@@ -35,13 +38,18 @@ export async function refreshPlexItems(
     ["refreshed", refreshKeys, (key) => api.refreshItem(key)],
     ["analyzed", analyzeKeys, (key) => api.analyzeItem(key)],
   ];
-  for (const [done, keys, call] of calls) {
-    for (const ratingKey of keys) {
+  for (const [index, [done, keys, call]] of calls.entries()) {
+    for (const [at, ratingKey] of keys.entries()) {
       try {
-        await call(ratingKey);
+        await send(() => call(ratingKey));
         round[done as "refreshed" | "analyzed"].push(ratingKey);
       } catch (error) {
         if (error instanceof TargetAuthError) throw error;
+        if (error instanceof AnchorMissingError) {
+          const left = [...keys.slice(at), ...calls.slice(index + 1).flatMap(([, rest]) => rest)];
+          round.failed.push(...left.map((key) => ({ ratingKey: key, error })));
+          return round;
+        }
         round.failed.push({ ratingKey, error: error instanceof Error ? error : new Error(String(error)) });
       }
     }

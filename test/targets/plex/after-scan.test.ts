@@ -3,6 +3,7 @@ import { defaultConfig } from "../../../src/config/defaults.js";
 import type { Config } from "../../../src/config/types.js";
 import { TargetUnavailableError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
+import { sendUngated } from "../../../src/queue/anchor-gate.js";
 import { createPlexAfterScan } from "../../../src/targets/plex/after-scan.js";
 import type { ConfirmWait } from "../../../src/targets/plex/confirm.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
@@ -54,13 +55,14 @@ describe("createPlexAfterScan with the api method", () => {
     const second = await afterScan.confirmer.poll([{ ...wait, sawRefreshing: true }], T0 + 20_000);
     const step = second.outcomes[0]?.step;
     if (step?.kind !== "confirmed") throw new Error(`expected confirmed, got ${step?.kind}`);
-    const report = await afterScan.analyze([...step.items, ...step.items]);
+    const report = await afterScan.analyze([...step.items, ...step.items], sendUngated);
     expect(report.analyzed).toEqual([plex.itemOf(`${SEASON}/E01.1080p.mkv`)?.ratingKey]);
     expect(plex.analyzed).toHaveLength(1);
     const refreshing = second.sections.find((s) => s.id === "2")?.refreshing ?? true;
     const trash = await afterScan.emptyTrash(
       { id: "2", type: "show" },
       { sectionRefreshing: refreshing, alreadyEmptied: false, anchorsPresent: true, causes: ["upgrade"] },
+      sendUngated,
     );
     expect(trash).toEqual({ action: "emptied", deletedCount: 1 });
     expect(plex.emptiedTrash).toEqual(["2"]);
@@ -69,7 +71,7 @@ describe("createPlexAfterScan with the api method", () => {
   it("neither analyzes nor waits for sections when confirmation, analyze and empty trash are all off", async () => {
     const afterScan = createPlexAfterScan(configFor({ PLEX_CONFIRM_SCANS: false }), { env: {} });
     expect(afterScan.waitsForSection).toBe(false);
-    expect(await afterScan.analyze([{ file: "/x", ratingKey: "1" }])).toEqual({ analyzed: [], failed: [] });
+    expect(await afterScan.analyze([{ file: "/x", ratingKey: "1" }], sendUngated)).toEqual({ analyzed: [], failed: [] });
     expect(plex.requests).toEqual([]);
   });
 });
@@ -93,7 +95,10 @@ describe("createPlexAfterScan with the scanner method", () => {
     const round = await afterScan.confirmer.poll([waitFor([file])], T0 + 10_000);
     expect(round.outcomes[0]?.step).toEqual({ kind: "confirmed", items: [{ file, ratingKey: "70", parentRatingKey: "69" }] });
     expect(plex.requests).toEqual([]);
-    expect(await afterScan.analyze([{ file, ratingKey: "70", parentRatingKey: "69" }])).toEqual({ analyzed: ["69"], failed: [] });
+    expect(await afterScan.analyze([{ file, ratingKey: "70", parentRatingKey: "69" }], sendUngated)).toEqual({
+      analyzed: ["69"],
+      failed: [],
+    });
     expect(bin.records().find((r) => r.tool === "scanner")?.argv).toEqual(["--analyze-deeply", "--item", "69"]);
   });
 

@@ -1,23 +1,25 @@
+import { AnchorMissingError } from "../../../domain.js";
 import type { Hooks } from "../../../hooks/hooks.js";
 import type { Clock } from "../../../lib/clock.js";
 import type { Logger } from "../../../lib/logger.js";
 import type { DeliveryTarget } from "../../../queue/deliver.js";
-import type { AnchorCheck } from "../../../queue/gates.js";
+import { sendUngated, type AnchorGate } from "../../../queue/anchor-gate.js";
 import type { ScanQueue } from "../../../queue/scan-queue.js";
 import type { PlexAfterScan } from "../after-scan.js";
 import type { ConfirmStep, ConfirmWait } from "../confirm.js";
-import { describeProgress, readProgress, type PlexConfirming, type SectionProgress } from "./progress.js";
-import { settleBatch } from "./settle.js";
+import { describeHeldSettle, describeProgress, readProgress, unsettled, type PlexConfirming, type SectionProgress } from "./progress.js";
+import { heldForAnchors, settleBatch } from "./settle.js";
 
 export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" | "saveConfirmProgress" | "recordConfirmed">;
 
 export interface ConfirmationOptions {
   queue: ConfirmQueue;
-  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyze" | "emptyTrash" | "refreshItems">;
+  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyzes" | "analyze" | "emptyTrash" | "refreshItems">;
   /** The Plex target whose deliveries are confirmed: re-scans go through it, in its path form. */
   target: DeliveryTarget;
   hooks?: Hooks;
-  anchors?: AnchorCheck;
+  /** The service's anchor gate, shared with the scheduler: re-scans, analyze, item refresh and emptyTrash go through it. */
+  gate?: AnchorGate;
   clock: Clock;
   logger: Logger;
 }
@@ -111,14 +113,21 @@ async function pollOnce(options: ConfirmationOptions): Promise<void> {
       if (step) await apply(step, row, s, options);
     }
   }
-  queue.saveConfirmProgress(rows.map((r) => ({ deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress) })));
-  const settled = rows.filter((r) => r.progress.sections.every((s) => s.result));
+  const done = rows.filter((r) => r.progress.sections.every((s) => s.result));
+  const settleDeps = { ...options, target: dt.target.name, toTargetPath: (p: string) => dt.toTargetPath(p) };
+  // Held ones are polled again (their results dropped) and settled once every anchor is back.
+  const held = done.length > 0 ? await heldForAnchors(done, settleDeps) : new Set<PlexConfirming>();
+  if (held.size > 0) logger.debug({ target: dt.target.name, deliveries: held.size }, "analyze and item refresh wait for the anchors");
+  queue.saveConfirmProgress(
+    rows.map((r) =>
+      held.has(r)
+        ? { deliveryId: r.deliveryId, progress: unsettled(r.progress), detail: describeHeldSettle(r.progress) }
+        : { deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress) },
+    ),
+  );
+  const settled = done.filter((r) => !held.has(r));
   if (settled.length === 0) return;
-  const finishes = await settleBatch(settled, round.sections, {
-    ...options,
-    target: dt.target.name,
-    toTargetPath: (p) => dt.toTargetPath(p),
-  });
+  const finishes = await settleBatch(settled, round.sections, settleDeps);
   queue.recordConfirmed(finishes);
   logger.debug({ settled: finishes.length, waiting: rows.length - settled.length }, "confirmation poll");
 }
@@ -135,9 +144,10 @@ function waitOf(row: PlexConfirming, s: SectionProgress, dt: DeliveryTarget): Co
   };
 }
 
-/** Moves one section's progress by the poll's step; a re-scan is made here, through the target. */
+/** Moves one section's progress by the poll's step; a re-scan is made here, through the anchor gate and the target. */
 async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
   const { target: dt, clock, logger } = options;
+  const send = options.gate?.send ?? sendUngated;
   switch (step.kind) {
     case "wait":
       if (step.refreshing) s.sawRefreshing = true;
@@ -147,10 +157,18 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
       const folder = dt.toTargetPath(row.folder);
       const library = dt.libraries.knownLibraries()?.find((l) => l.id === s.id) ?? { id: s.id, title: s.title, type: "", locations: [] };
       try {
-        await dt.target.scan(folder, library, []);
+        await send(() => dt.target.scan(folder, library, []));
         logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
+        delete s.rescanHeld;
         Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, notConfirmed: step.notConfirmed });
       } catch (error) {
+        if (error instanceof AnchorMissingError) {
+          // Like a delivery: nothing sent, nothing counted; the next poll decides "rescan" again.
+          if (s.rescanHeld === undefined) logger.warn({ folder, section: s.title }, "re-scan held: an anchor is missing");
+          s.rescanHeld = clock.now();
+          s.notConfirmed = step.notConfirmed;
+          return;
+        }
         // The next poll decides "rescan" again and tries once more.
         logger.warn({ folder, section: s.title, err: error }, "could not scan the folder again; trying at the next poll");
       }

@@ -8,6 +8,8 @@ export interface SectionProgress {
   /** When the latest scan call (first or re-scan) was accepted. */
   scannedAt: number;
   rescanned: boolean;
+  /** Since when the re-scan is held by a missing anchor (unset once it went out). */
+  rescanHeld?: number;
   sawRefreshing?: boolean;
   /** Files the latest poll found not as expected (shown while waiting). */
   notConfirmed?: string[];
@@ -41,9 +43,23 @@ export function readProgress(row: ConfirmingDelivery): PlexConfirming {
 
 /** While confirming: what the latest poll saw, in words (the queue shows it as the delivery's detail). */
 export function describeProgress(progress: ConfirmProgressRecord): string {
+  const held = progress.sections.some((s) => s.rescanHeld !== undefined);
   const parts = progress.sections.map((s) => {
     const missing = s.notConfirmed?.length ? `, not in Plex yet: ${s.notConfirmed.join(", ")}` : "";
-    return `${s.title}${s.rescanned ? " (scanned again)" : ""}${missing}`;
+    const rescan = s.rescanHeld !== undefined ? " (to be scanned again)" : s.rescanned ? " (scanned again)" : "";
+    return `${s.title}${rescan}${missing}`;
   });
-  return `waiting for Plex to confirm: ${parts.join("; ") || "the section"}`;
+  const waiting = `waiting for Plex to confirm: ${parts.join("; ") || "the section"}`;
+  return held ? `held: re-scan waits for the anchors (an anchor is missing); ${waiting}` : waiting;
+}
+
+/** A settled delivery whose analyze or item refresh waits for the anchors, in words. */
+export function describeHeldSettle(progress: ConfirmProgressRecord): string {
+  const titles = progress.sections.map((s) => s.title).join(", ");
+  return `held: ${titles || "the section"} settled in Plex; analyze and item refresh wait for the anchors (an anchor is missing)`;
+}
+
+/** The record with its sections' results dropped: the next poll decides them again. */
+export function unsettled(progress: ConfirmProgressRecord): ConfirmProgressRecord {
+  return { ...progress, sections: progress.sections.map(({ result: _result, ...s }) => s) };
 }

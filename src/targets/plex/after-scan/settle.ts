@@ -3,7 +3,7 @@ import type { Hooks } from "../../../hooks/hooks.js";
 import type { Clock } from "../../../lib/clock.js";
 import type { Logger } from "../../../lib/logger.js";
 import type { ConfirmFinish } from "../../../queue/confirm-store.js";
-import type { AnchorCheck } from "../../../queue/gates.js";
+import { sendUngated, type AnchorGate } from "../../../queue/anchor-gate.js";
 import type { AnalyzeReport } from "../analyze.js";
 import type { PlexAfterScan } from "../after-scan.js";
 import type { PlexSection } from "../api.js";
@@ -13,24 +13,43 @@ import type { PlexConfirming } from "./progress.js";
 import { messageOf } from "../../../lib/errors.js";
 
 export interface SettleDeps {
-  afterScan: Pick<PlexAfterScan, "analyze" | "emptyTrash" | "refreshItems">;
+  afterScan: Pick<PlexAfterScan, "analyzes" | "analyze" | "emptyTrash" | "refreshItems">;
   target: string;
   /** The target's path for a media-server path: the hooks get the folder and files as that server sees them. */
   toTargetPath?: (path: string) => string;
   hooks?: Hooks;
-  /** Anchors and PLEX_EMPTY_TRASH_CONTROL_FILES: the trash is emptied only while all are present. */
-  anchors?: AnchorCheck;
+  /**
+   * The service's anchor gate (ANCHORS and PLEX_EMPTY_TRASH_CONTROL_FILES):
+   * every analyze, item refresh and emptyTrash call goes through it.
+   */
+  gate?: AnchorGate;
   clock: Clock;
   logger: Logger;
+}
+
+/**
+ * The settled deliveries whose analyze or item refresh must wait: they have
+ * such work and an anchor is missing now (a check begun here). Nothing was
+ * sent for them; the driver keeps them confirming and settles them again at
+ * a later poll. The trash does not wait: it is left alone, as its rule says.
+ */
+export async function heldForAnchors(batch: PlexConfirming[], deps: SettleDeps): Promise<Set<PlexConfirming>> {
+  const { afterScan, gate } = deps;
+  const readsMount = (row: PlexConfirming) =>
+    (afterScan.analyzes && analyzeItemsOf(row).length > 0) || refreshItemsOf(row, deps).length > 0;
+  const waiting = batch.filter(readsMount);
+  if (!gate || waiting.length === 0 || (await gate.confirm())) return new Set();
+  return new Set(waiting);
 }
 
 /**
  * The work after a batch of deliveries was settled in one poll: analyze their
  * items (each once, for the whole batch), empty each section's trash at most
  * once (when an upgrade or deletion made it eligible and the guard allows),
- * run the after-scan hook per delivery, and say how each ended. Never throws:
- * Plex errors here are reported in the outcome, never retried (retrying would
- * analyze twice).
+ * run the after-scan hook per delivery, and say how each ended. Each call to
+ * Plex goes through the anchor gate. Never throws: Plex errors here (and a
+ * call the gate held after others had gone out) are reported in the outcome,
+ * never retried (retrying would analyze twice).
  */
 export async function settleBatch(batch: PlexConfirming[], sections: PlexSection[], deps: SettleDeps): Promise<ConfirmFinish[]> {
   const { logger } = deps;
@@ -88,11 +107,15 @@ export async function settleBatch(batch: PlexConfirming[], sections: PlexSection
   return finishes;
 }
 
+/** A sidecar's video is refreshed, not analyzed: its media did not change. */
+function analyzeItemsOf(row: PlexConfirming): PlexItemRef[] {
+  return row.progress.sections.flatMap((s) => (s.result?.items ?? []).filter((i) => i.named === undefined));
+}
+
 async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<AnalyzeReport> {
-  // A sidecar's video is refreshed, not analyzed: its media did not change.
-  const items = batch.flatMap((row) => row.progress.sections.flatMap((s) => (s.result?.items ?? []).filter((i) => i.named === undefined)));
+  const items = batch.flatMap(analyzeItemsOf);
   try {
-    const report = await deps.afterScan.analyze(items);
+    const report = await deps.afterScan.analyze(items, deps.gate?.send ?? sendUngated);
     if (report.analyzed.length > 0) deps.logger.info({ items: report.analyzed.length }, "asked Plex to analyze the new items");
     for (const { ratingKey, error } of report.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not analyze an item");
     return report;
@@ -114,7 +137,7 @@ async function refreshBatch(batch: PlexConfirming[], report: AnalyzeReport, deps
   const items = batch.flatMap((row) => refreshItemsOf(row, deps));
   if (items.length === 0) return new Set();
   try {
-    const round = await deps.afterScan.refreshItems(items, new Set(report.analyzed));
+    const round = await deps.afterScan.refreshItems(items, new Set(report.analyzed), deps.gate?.send ?? sendUngated);
     deps.logger.info({ items: round.refreshed.length, analyzed: round.analyzed.length }, "asked Plex to refresh the items");
     for (const { ratingKey, error } of round.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not refresh an item");
     return new Set(round.refreshed);
@@ -145,19 +168,18 @@ async function emptyTrashOfBatch(batch: PlexConfirming[], sections: PlexSection[
   }
   const outcome = new Map<string, string>();
   let anchorsPresent: boolean | undefined;
-  // The look before the count spares a count while a mount is down; the one that lets the call out is made after it.
-  const anchors = deps.anchors;
-  const anchorsPresentNow = anchors ? async () => (await anchors.check()).ok : undefined;
+  // The look before the count spares a count while a mount is down; the gate that lets the call out looks after it.
+  const { gate } = deps;
   for (const [id, causes] of causesBy) {
     const section = sections.find((s) => s.id === id);
     if (!section) {
       outcome.set(id, "left alone: the section is not in Plex");
       continue;
     }
-    anchorsPresent ??= anchorsPresentNow ? await anchorsPresentNow() : true;
+    anchorsPresent ??= gate ? await gate.confirm() : true;
     try {
       const input = { sectionRefreshing: section.refreshing, alreadyEmptied: false, anchorsPresent, causes };
-      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input, anchorsPresentNow);
+      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input, gate?.send ?? sendUngated);
       if (result.action === "emptied") {
         outcome.set(id, `emptied (${result.deletedCount} deleted items)`);
         deps.logger.info({ section: section.title, deleted: result.deletedCount }, "emptied the section's trash");
