@@ -24,14 +24,14 @@ export function createDispatch(routes: readonly Route[], options: DispatchOption
     if (segments.length === 0) throw new HttpError(404, "nothing here; the service lives at /<SERVER_PASS>");
     const found = router.find(segments);
     ctx.params = found.params;
-    const { gate, routes } = found;
+    const { gate } = found;
     if (gate === undefined) throw new HttpError(404, "no such route");
     try {
       await passGate(ctx, gate, options);
-      if (routes === undefined) throw new HttpError(404, "no such route");
-      const route = routeFor(routes, ctx.req.method ?? "GET");
+      if (found.routes === undefined) throw new HttpError(404, "no such route");
+      const route = routeFor(found.routes, ctx.req.method ?? "GET");
       if (route === undefined) {
-        const allowed = allowedMethods(routes);
+        const allowed = allowedMethods(found.routes);
         ctx.res.setHeader("allow", allowed.join(", "));
         throw new HttpError(405, `use ${allowed.join(" or ")}`);
       }

@@ -1,7 +1,4 @@
-import { HttpError } from "../http-error.js";
-
-/** Seconds a 503 tells the caller to wait when the refusal it replaces named none. */
-const RETRY_AFTER_SECONDS = "60";
+import { HttpError, RETRY_AFTER_SECONDS } from "../http-error.js";
 
 /**
  * How the /triggers routes answer a refusal. autoscan's target client (an
@@ -13,5 +10,6 @@ const RETRY_AFTER_SECONDS = "60";
  */
 export function autoscanRefusal(error: HttpError): HttpError {
   if (error.status !== 429 && error.status !== 507) return error;
+  // Both carry their own Retry-After; the default only keeps the promise that a 503 here always has one.
   return new HttpError(503, error.message, error.details, { "retry-after": RETRY_AFTER_SECONDS, ...error.headers });
 }
