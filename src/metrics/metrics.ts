@@ -14,8 +14,8 @@ export interface MetricsSources {
   anchors?(): Array<{ path: string; present: boolean }> | undefined;
 }
 
-/** Outcomes of one webhook or manual request. */
-export type RequestOutcome = "queued" | "ignored" | "test" | "refused";
+/** Outcomes of one webhook or manual request; "unmatched": answered 200 on /triggers/* though no library holds it. */
+export type RequestOutcome = "queued" | "ignored" | "test" | "refused" | "unmatched";
 /** Outcomes of one delivery attempt. */
 export const DELIVERY_OUTCOMES = ["delivered", "failed", "retry", "skipped"] as const;
 export type DeliveryOutcomeLabel = (typeof DELIVERY_OUTCOMES)[number];

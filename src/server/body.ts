@@ -94,19 +94,28 @@ export function parseBody(raw: Buffer, contentType: string | undefined): ParsedB
   throw new HttpError(415, `unsupported Content-Type ${JSON.stringify(type)}; send JSON or form fields`);
 }
 
+/** A form's fields: a key sent once has its value, a key sent more than once all of them, in order. */
+export type FormFields = Record<string, string | string[]>;
+
 /**
  * `a=1&b=2` as URLSearchParams reads it, except that a percent-escape that
- * decodes to invalid UTF-8 (`%FF`) is refused instead of becoming U+FFFD.
+ * decodes to invalid UTF-8 (`%FF`) is refused instead of becoming U+FFFD,
+ * and a repeated key keeps every value (`dir=a&dir=b` is `{dir: ["a", "b"]}`)
+ * where reading it as one string would keep only the last.
  */
-export function parseFormFields(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+export function parseFormFields(text: string): FormFields {
+  const values = new Map<string, string[]>();
   for (const pair of text.split("&")) {
     if (pair === "") continue;
     const at = pair.indexOf("=");
     const key = decodeFormComponent(at === -1 ? pair : pair.slice(0, at));
-    fields[key] = decodeFormComponent(at === -1 ? "" : pair.slice(at + 1));
+    const value = decodeFormComponent(at === -1 ? "" : pair.slice(at + 1));
+    const list = values.get(key);
+    if (list) list.push(value);
+    else values.set(key, [value]);
   }
-  return fields;
+  // fromEntries defines own properties, so a key named "__proto__" stays a field.
+  return Object.fromEntries([...values].map(([key, list]) => [key, list.length === 1 ? (list[0] as string) : list]));
 }
 
 function decodeFormComponent(encoded: string): string {

@@ -13,7 +13,7 @@ export class HttpError extends Error {
 }
 
 /** How long a client is told to wait before it tries again while the database cannot write. */
-const RETRY_AFTER_SECONDS = "60";
+export const RETRY_AFTER_SECONDS = "60";
 
 /**
  * 507 Insufficient Storage for a request the database could not take (disk

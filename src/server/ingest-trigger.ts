@@ -4,8 +4,10 @@ import type { TriggerResult } from "../triggers/index.js";
 import { HttpError, unwritableAnswer } from "./http-error.js";
 import { LIMITS } from "./limits.js";
 
-/** The outcomes an HTTP route answers with a 2xx; the others become an HttpError. */
+/** The outcomes every HTTP route answers with a 2xx. */
 export type AnsweredOutcome = Extract<IngestOutcome, { result: "queued" | "test" | "ignored" }>;
+/** What a route gets back: a 2xx outcome, or no library holding the request, which each route answers its own way. */
+export type TriggerOutcome = AnsweredOutcome | Extract<IngestOutcome, { result: "unmatched" }>;
 
 export interface TriggerIngestDeps {
   ingest: Ingest;
@@ -16,10 +18,11 @@ export interface TriggerIngestDeps {
  * A parsed webhook or manual request through the one way in. What only HTTP
  * has (a body that is no request, the *arr Test button, disabled manual scans,
  * the per-request path limit) is decided here; a path that cannot be mapped
- * answers 400 and a request no library holds 422, with the outcome's words;
- * one the database cannot take (disk full) 507.
+ * answers 400 with the outcome's words, one the database cannot take (disk
+ * full) 507. A request no library holds is returned: scanarr's own routes
+ * refuse it (refuseUnmatched), autoscan's answer it 200 (compat/answer.ts).
  */
-export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps, options: IngestOptions = {}): Promise<AnsweredOutcome> {
+export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps, options: IngestOptions = {}): Promise<TriggerOutcome> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);
   if (result.kind === "test")
     return { result: "test", source: result.source, event: result.event, message: "test request received; nothing to scan" };
@@ -38,6 +41,11 @@ export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDe
     throw unwritableAnswer(error) ?? error;
   }
   if (outcome.result === "refused") throw new HttpError(400, outcome.message);
+  return outcome;
+}
+
+/** 422 for a request no library holds, naming its paths and the libraries. */
+export function refuseUnmatched(outcome: TriggerOutcome): AnsweredOutcome {
   if (outcome.result === "unmatched") throw new HttpError(422, outcome.message, { paths: outcome.paths, libraries: outcome.libraries });
   return outcome;
 }

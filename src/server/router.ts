@@ -1,15 +1,17 @@
 import type { IncomingMessage } from "node:http";
+import type { HttpError } from "./http-error.js";
 import type { Method, Route, RouteAuth, ScanServerDeps } from "./types.js";
 
 /**
  * What is checked before a path's routes are looked at: the key (the pass in
  * the path, HTTP Basic, or none), whether the routes exist in this process,
- * and a guard that runs before any credential.
+ * a guard that runs before any credential, and how a refusal is worded.
  */
 export interface Gate {
   key: "pass" | "basic" | "none";
   served?: (deps: ScanServerDeps) => boolean;
   guard?: (req: IncomingMessage) => void;
+  refusal?: (error: HttpError) => HttpError;
 }
 
 export interface Found {
@@ -82,10 +84,10 @@ function insert(root: Node, route: Route): void {
     node.literals.set(segment, next);
     node = next;
   }
-  const gate: Gate = { key: keyOf(route.auth), served: route.served, guard: route.guard };
+  const gate: Gate = { key: keyOf(route.auth), served: route.served, guard: route.guard, refusal: route.refusal };
   if ((gate.key === "pass") !== segments.includes(":pass"))
     throw new Error(`${route.path}: auth "${route.auth}" and a :pass segment go together`);
-  if (node.own && !sameGate(node.own, gate)) throw new Error(`${route.path}: its routes differ in key, guard or availability`);
+  if (node.own && !sameGate(node.own, gate)) throw new Error(`${route.path}: its routes differ in key, guard, refusal or availability`);
   const taken = new Set(allowedMethods(node.routes));
   if (node.routes.some((r) => r.methods === "*") || (route.methods === "*" ? taken.size > 0 : route.methods.some((m) => taken.has(m)))) {
     throw new Error(`${route.path}: two routes take the same method`);
@@ -100,15 +102,16 @@ function summarize(node: Node): Gate | "mixed" | undefined {
   return node.area;
 }
 
-/** What two areas share: the key, or "mixed"; the availability and the guard only when they are the same. */
+/** What two areas share: the key, or "mixed"; the availability, the guard and the refusal only when they are the same. */
 function mergeGates(a: Gate | "mixed" | undefined, b: Gate | "mixed" | undefined): Gate | "mixed" | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   if (a === "mixed" || b === "mixed" || a.key !== b.key) return "mixed";
-  return { key: a.key, served: a.served === b.served ? a.served : undefined, guard: a.guard === b.guard ? a.guard : undefined };
+  const shared = <T>(x: T, y: T): T | undefined => (x === y ? x : undefined);
+  return { key: a.key, served: shared(a.served, b.served), guard: shared(a.guard, b.guard), refusal: shared(a.refusal, b.refusal) };
 }
 
 function sameGate(a: Gate, b: Gate): boolean {
-  return a.key === b.key && a.served === b.served && a.guard === b.guard;
+  return a.key === b.key && a.served === b.served && a.guard === b.guard && a.refusal === b.refusal;
 }
 
 function find(root: Node, segments: readonly string[]): Found {

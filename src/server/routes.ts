@@ -2,7 +2,7 @@ import { parseScanRequest } from "../triggers/index.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
 import { listSome } from "../ingest/list-some.js";
-import { ingestTrigger } from "./ingest-trigger.js";
+import { ingestTrigger, refuseUnmatched } from "./ingest-trigger.js";
 import { LIMITS } from "./limits.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
 import { crossSiteRefusal, FORM_TOKEN_FIELD } from "./same-origin.js";
@@ -26,7 +26,7 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
-    const outcome = await ingestTrigger(parseScanRequest(body.value), deps);
+    const outcome = refuseUnmatched(await ingestTrigger(parseScanRequest(body.value), deps));
     deps.metrics?.request(outcome.source, outcome.result);
     if (outcome.result === "queued") {
       deps.logger.info(

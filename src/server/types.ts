@@ -7,6 +7,7 @@ import type { PathMapper } from "../paths/mapper.js";
 import type { QueuedScan } from "../queue/types.js";
 import type { ScanCounts } from "../queue/scan-counts.js";
 import type { CompatDeps } from "./compat/deps.js";
+import type { HttpError } from "./http-error.js";
 import type { DashboardDeps } from "./dashboard/deps.js";
 import type { LiveEvents } from "./dashboard/events.js";
 import type { HealthFacts } from "./health.js";
@@ -100,6 +101,8 @@ interface RouteBase {
   served?: (deps: ScanServerDeps) => boolean;
   /** Runs after the pass and before any credential is checked; throws an HttpError to refuse. */
   guard?: (req: IncomingMessage) => void;
+  /** How the route's callers must hear a refusal (its key's, its guard's and its handler's alike); absent = as thrown. */
+  refusal?: (error: HttpError) => HttpError;
   handler: Handler;
 }
 

@@ -1,4 +1,5 @@
 import { controlCharacterIn, quotePath } from "../paths/index.js";
+import { isBlank } from "../lib/blank.js";
 import { readSwitchValue } from "./read.js";
 import type { RequestedPath, TriggerResult } from "./types.js";
 
@@ -14,12 +15,15 @@ export interface QueryRequest {
 /**
  * The query forms other scan services accept: autoscan's `?dir=a&dir=b`
  * (folders) and autopulse's `?path=<file or folder>&hash=<sha256>`. Both may
- * be repeated; `hash` is only meaningful with a single `path`. `refresh=1`
+ * be repeated; `hash` is only meaningful with a single `path`. An empty `dir`
+ * names no folder and is skipped: autoscan forwards a Radarr Grab as `dir=`
+ * and answers it 200 itself. `refresh=1`
  * says the named files were replaced in place (a remux): their items are
  * refreshed as well as their folders scanned (docs/item-refresh.md).
  */
 export function parseQueryPaths(params: URLSearchParams): QueryRequest {
-  const dirs = params.getAll("dir");
+  const allDirs = params.getAll("dir");
+  const dirs = allDirs.filter((dir) => !isBlank(dir));
   const files = params.getAll("path");
   const hashes = params.getAll("hash");
   const paths: RequestedPath[] = [];
@@ -36,9 +40,17 @@ export function parseQueryPaths(params: URLSearchParams): QueryRequest {
   const refresh = readSwitch(params.getAll("refresh"));
   if (refresh === undefined) return invalid("refresh must be 1, true, 0 or false");
   if (refresh) for (const entry of paths) if (entry.kind !== "folder") entry.refresh = true;
+  if (paths.length === 0 && allDirs.length > 0)
+    return {
+      result: {
+        kind: "ignored",
+        source: "manual",
+        event: "Manual",
+        reason: "the dir parameter is empty: no folder to scan (autoscan forwards a Radarr Grab as dir=)",
+      },
+    };
   if (paths.length === 0) return invalid("no dir or path parameter: nothing to scan");
-  const blank = paths.find((p) => p.path.trim() === "");
-  if (blank) return invalid("a dir or path parameter is empty");
+  if (files.some(isBlank)) return invalid("a path parameter is empty");
   for (const { path, kind } of paths) {
     const problem = controlCharacterIn(path);
     if (problem !== undefined) return invalid(`${kind === "folder" ? "dir" : "path"} parameter ${quotePath(path)} ${problem}`);

@@ -130,6 +130,16 @@ describe("autoscan's trigger routes, served by scanarr", () => {
       expect(answer.text).toContain("queued: /mnt/unionfs/Media/TV/Legion/Season 4");
       expect(answer.text).toContain("queued: /mnt/unionfs/Media/TV/Legion/Season 5");
     });
+
+    it("queues every dir of a form body that names it more than once", async () => {
+      const answer = await call(`${t.origin}/triggers/manual`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "dir=/TV/F1/Season 01&dir=/TV/F2/Season+01",
+      });
+      expect(answer.status).toBe(200);
+      expect((answer.body.queued as string[]).sort()).toEqual(["/mnt/unionfs/Media/TV/F1/Season 01", "/mnt/unionfs/Media/TV/F2/Season 01"]);
+    });
   });
 
   describe("a-train", () => {
@@ -157,6 +167,24 @@ describe("autoscan's trigger routes, served by scanarr", () => {
         "/mnt/unionfs/Media/TV/Legion/Season 9",
       ]);
     });
+
+    for (const [created, deleted] of [
+      ["created", "deleted"],
+      ["Created", "Deleted"],
+      ["CREATED", "DELETED"],
+    ] as const) {
+      it(`reads ${created} and ${deleted} as Go's JSON decoder does, in any case`, async () => {
+        const answer = await post(`${t.origin}/triggers/a-train/drive`, {
+          [created]: [`/Movies/${created} (2001)`],
+          [deleted]: [`/Movies/${deleted} (2002)`],
+        });
+        expect(answer.status).toBe(200);
+        expect([...(answer.body.queued as string[]), ...(answer.body.covered as string[])].sort()).toEqual([
+          `/mnt/unionfs/Media/Movies/${created} (2001)`,
+          `/mnt/unionfs/Media/Movies/${deleted} (2002)`,
+        ]);
+      });
+    }
 
     it("answers 400 to a body without folders and 405 to GET", async () => {
       expect((await post(`${t.origin}/triggers/a-train/drive`, { created: [] })).status).toBe(400);

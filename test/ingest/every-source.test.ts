@@ -130,7 +130,7 @@ describe("one way in for every source", () => {
     expect(JSON.parse(unmatched.text).error).toBe(inNoLibrary("/data/Other/Film (2001)"));
   });
 
-  it("autoscan and autopulse routes: drop an ignored path and answer 422 for a path in no library, in the same words", async () => {
+  it("autoscan and autopulse routes: drop an ignored path and a path in no library with a 200, in the same words", async () => {
     const triggers = `${t.origin}/${TEST_PASS}/triggers/manual`;
     const autoscan = (dir: string) => fetch(`${triggers}?${new URLSearchParams({ dir })}`, { method: "POST" });
     const autopulse = (p: string) => fetch(`${triggers}?${new URLSearchParams({ path: p })}`);
@@ -139,8 +139,12 @@ describe("one way in for every source", () => {
       expect(await res.json()).toMatchObject({ status: "ignored", trigger: "manual", message: ignoredMessage("/tv/Hidden/Third") });
     }
     for (const res of [await autoscan("/other/Third"), await autopulse("/other/Third")]) {
-      expect(res.status).toBe(422);
-      expect(((await res.json()) as { error: string }).error).toBe(inNoLibrary("/data/Other/Third"));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({
+        status: "unmatched",
+        message: inNoLibrary("/data/Other/Third"),
+        unmatched: ["/data/Other/Third"],
+      });
     }
   });
 

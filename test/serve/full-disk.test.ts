@@ -71,6 +71,11 @@ describe.skipIf(!canMountSmallDisk)("serve on a disk that fills up", () => {
     });
     expect(again.status).toBe(507);
     expect(again.headers.get("retry-after")).toBe("60");
+    // autoscan's client stops for good on a 507; on its routes the same refusal is a 503 it retries.
+    const forwarded = await fetch(`${s.base}/triggers/manual?dir=/tv/Refused/Season+1`, { method: "POST" });
+    expect(forwarded.status).toBe(503);
+    expect(forwarded.headers.get("retry-after")).toBe("60");
+    expect(String(((await forwarded.json()) as { error: string }).error)).toMatch(/^not queued, nothing was written: the disk holding/);
     // The bytes kept aside went back to the disk, for the outcomes of deliveries under way.
     const reserveFile = path.join(setup.paths.dataDir, "scanarr.reserve");
     expect(existsSync(reserveFile)).toBe(false);

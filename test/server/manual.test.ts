@@ -18,6 +18,17 @@ describe("manual scan requests", () => {
     expect(t.plex.refreshes[0]).toEqual({ sectionId: "1", path: "/data/Movies/Heat (1995)" });
   });
 
+  it("queues every filepath of a form that names several, not only the last", async () => {
+    t = await startTestService();
+    const res = await fetch(t.base, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "eventType=Manual&filepath=/tv/F1/Season+01&filepath=/tv/F2/Season+01",
+    });
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { queued: string[] }).queued.sort()).toEqual(["/data/TV/F1/Season 01", "/data/TV/F2/Season 01"]);
+  });
+
   it("accepts the same request as JSON and a cloud-drive path", async () => {
     t = await startTestService();
     const res = await postJson(t.base, { eventType: "Manual", filepath: "My Drive/Media/TV/Severance/Season 1" });

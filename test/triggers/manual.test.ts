@@ -43,10 +43,22 @@ describe("manual requests", () => {
   it.each([
     ["empty", "", "filepath is empty"],
     ["blank", "  \n", "filepath is empty"],
-    ["a list", ["/a", "/b"], "filepath must be a string"],
-    ["a number", 5, "filepath must be a string"],
+    ["an empty list", [], "filepath is an empty list"],
+    ["a list holding a number", ["/a", 5], "filepath must be a string or a list of strings"],
+    ["a list holding a blank", ["/a", " "], "filepath is empty"],
+    ["a number", 5, "filepath must be a string or a list of strings"],
   ])("is invalid when filepath is %s", (_label, filepath, reason) => {
     expect(parseScanRequest({ eventType: "Manual", filepath })).toEqual({ kind: "invalid", reason });
+  });
+
+  it("scans every path of a filepath given several times (a form) or as a list", () => {
+    expect(parseScanRequest({ eventType: "Manual", filepath: ["/tv/A", "/tv/B"] })).toMatchObject({
+      kind: "scan",
+      paths: [
+        { path: "/tv/A", kind: "unknown" },
+        { path: "/tv/B", kind: "unknown" },
+      ],
+    });
   });
 
   it("is invalid when filepath carries a NUL byte", () => {

@@ -5,7 +5,7 @@ import { parseATrain } from "../../triggers/a-train.js";
 import { parseScanRequest, type TriggerResult } from "../../triggers/index.js";
 import { parseQueryPaths } from "../../triggers/query.js";
 import type { ScanServerDeps } from "../types.js";
-import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "../body.js";
+import { BODY_LIMIT_BYTES, parseBody, readBody, type FormFields, type ParsedBody } from "../body.js";
 import { HttpError } from "../http-error.js";
 import { ingestTrigger } from "../ingest-trigger.js";
 import { sendHtml } from "../respond.js";
@@ -23,13 +23,15 @@ export async function handleManual(req: IncomingMessage, res: ServerResponse, ur
   let params = url.searchParams;
   let format: ParsedBody["format"] | undefined;
   if (!params.has("dir") && !params.has("path") && method !== "GET") {
-    // The form posts its folders as one `dir` field, one per line.
+    // The form posts its folders as one `dir` field, one per line; a script may send `dir` several times.
     const body = await readOptionalBody(req, deps);
     if (body?.format === "form") {
       format = "form";
-      const fields = body.value as Record<string, string>;
+      const dir = (body.value as FormFields).dir ?? [];
       params = new URLSearchParams();
-      for (const line of (fields.dir ?? "").split(/\r?\n/)) if (line.trim() !== "") params.append("dir", line.trim());
+      for (const field of typeof dir === "string" ? [dir] : dir) {
+        for (const line of field.split(/\r?\n/)) if (line.trim() !== "") params.append("dir", line.trim());
+      }
     }
   }
   return queueFromQuery(req, res, "manual", params, deps, format);

@@ -4,13 +4,16 @@ import { crossSiteRefusal } from "../same-origin.js";
 import type { RequestContext, Route, ScanServerDeps } from "../types.js";
 import type { CompatDeps } from "./deps.js";
 import { handleATrain, handleManual, handleNamed } from "./handlers.js";
+import { autoscanRefusal } from "./refusal.js";
 
 const compatServed = (deps: ScanServerDeps) => deps.compat !== undefined;
+const shared = { served: compatServed, guard: refuseCrossSite, refusal: autoscanRefusal };
 
 /**
  * The autoscan- and autopulse-compatible routes, twice: with HTTP Basic on the
  * bare path (`/triggers/…`), and with the pass as the first segment
- * (`/<pass>/triggers/…`). Served only when the compat deps are built.
+ * (`/<pass>/triggers/…`). Served only when the compat deps are built; their
+ * refusals are worded for autoscan's client (refusal.ts).
  */
 export const compatRoutes: Route[] = (
   [
@@ -18,9 +21,9 @@ export const compatRoutes: Route[] = (
     ["/:pass", "pass"],
   ] as const
 ).flatMap(([prefix, auth]): Route[] => [
-  { methods: "*", path: `${prefix}/triggers/manual`, auth, served: compatServed, guard: refuseCrossSite, handler: manual },
-  { methods: ["POST"], path: `${prefix}/triggers/a-train/:drive`, auth, served: compatServed, guard: refuseCrossSite, handler: aTrain },
-  { methods: "*", path: `${prefix}/triggers/:name`, auth, served: compatServed, guard: refuseCrossSite, handler: named },
+  { methods: "*", path: `${prefix}/triggers/manual`, auth, ...shared, handler: manual },
+  { methods: ["POST"], path: `${prefix}/triggers/a-train/:drive`, auth, ...shared, handler: aTrain },
+  { methods: "*", path: `${prefix}/triggers/:name`, auth, ...shared, handler: named },
 ]);
 
 function withCompat(ctx: RequestContext): ScanServerDeps & { compat: CompatDeps } {
