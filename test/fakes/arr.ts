@@ -205,7 +205,11 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
     }
   };
 
-  const server = await startLoopback(handle, ({ req, url }) => requests.push(`${req.method} ${url.pathname}${url.search}`));
+  const server = await startLoopback(handle, ({ req, url }) => requests.push(`${req.method} ${url.pathname}${url.search}`), {
+    server: kind,
+    label: appName,
+    pathOf: (url) => (url.pathname.startsWith(`${urlBase}/`) ? url.pathname.slice(urlBase.length) : undefined),
+  });
   return {
     kind,
     url: server.url + urlBase,

@@ -94,7 +94,12 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     sendJson(res, options.successStatus ?? 200);
   };
 
-  const server = await startLoopback(handle, observe);
+  const server = await startLoopback(handle, observe, {
+    server: "emby",
+    label: "Emby",
+    // The description's server is `…/emby`; the fake also answers at the root, as Emby does.
+    pathOf: (url) => url.pathname.replace(/^\/emby(?=\/|$)/i, "") || "/",
+  });
   return {
     url: server.url,
     token,

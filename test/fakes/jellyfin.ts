@@ -122,7 +122,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     answerScanPath(request, res, scanPathStatus, { accepted: scanPaths, calls: scanPathCalls });
   };
 
-  const server = await startLoopback(handle, observe);
+  const server = await startLoopback(handle, observe, { server: "jellyfin", label: "Jellyfin" });
   return {
     url: server.url,
     token,

@@ -93,13 +93,17 @@ export async function startFakePlexTv(options: FakePlexTvOptions = {}): Promise<
     sendJson(res, 404, { errors: [{ code: 1002, message: "Not found" }] });
   };
 
-  const server = await startLoopback(handle, (request) =>
-    requests.push({
-      method: request.req.method ?? "GET",
-      url: request.req.url ?? "/",
-      clientId: header(request, "X-Plex-Client-Identifier"),
-      token: header(request, "X-Plex-Token"),
-    }),
+  const server = await startLoopback(
+    handle,
+    (request) =>
+      requests.push({
+        method: request.req.method ?? "GET",
+        url: request.req.url ?? "/",
+        clientId: header(request, "X-Plex-Client-Identifier"),
+        token: header(request, "X-Plex-Token"),
+      }),
+    // The description's plex.tv operations sit under its server https://plex.tv/api/v2.
+    { server: "plex-tv", label: "plex.tv", pathOf: (url) => (url.pathname.startsWith("/api/v2/") ? url.pathname.slice(7) : undefined) },
   );
   return {
     url: server.url,
