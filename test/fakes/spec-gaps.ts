@@ -46,6 +46,100 @@ const plexToken = [{ token: [] }];
 
 export const SPEC_GAPS: readonly SpecGap[] = [
   {
+    server: "plex",
+    what: "X-Plex-Client-Identifier (and the other X-Plex-* client headers) on PMS calls",
+    why: "the description requires it on most operations; PMS answers token-authenticated calls without it (autoscan and autopulse send only the token and Accept, apis.md §1.1)",
+    patch: optionalHeaders(["X-Plex-Client-Identifier"]),
+  },
+  {
+    server: "plex",
+    what: "X-Plex-Token in the query string",
+    why: "the description declares the header only; PMS also takes ?X-Plex-Token= (Plex's own URL Commands article, apis.md §1.1)",
+    patch: alsoKey("tokenInQuery", "query", "X-Plex-Token"),
+  },
+  {
+    server: "plex",
+    what: "trash=1 and type=N on GET /library/sections/{sectionId}/all",
+    why: "the description's mediaQuery is a form-exploded object of filter fields, which a validator reads as one parameter; PMS filters by its fields (trash, type) given as plain query parameters",
+    patch: (description) => {
+      operation(description, "/library/sections/{sectionId}/all", "get").parameters?.push(
+        queryParameter("trash", "integer"),
+        queryParameter("type", "integer"),
+      );
+    },
+  },
+  {
+    server: "plex",
+    what: "X-Plex-Container-Start and X-Plex-Container-Size in the query string",
+    why: "the description has them as headers; PMS reads either, and the query form is the one its own web app and python-plexapi page with",
+    patch: (description) => {
+      const list = operation(description, "/library/sections/{sectionId}/all", "get");
+      list.parameters?.push(queryParameter("X-Plex-Container-Start", "integer"), queryParameter("X-Plex-Container-Size", "integer"));
+    },
+  },
+  {
+    server: "jellyfin",
+    what: "POST /Library/ScanPath",
+    why: "the targeted-scans plugin's route (not Jellyfin's own): answered 404 without the plugin, as the fake does when it is off",
+    patch: add("/Library/ScanPath", "post", {
+      operationId: "pluginScanPath",
+      parameters: [],
+      requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+      responses: { default: { description: "the plugin's status" } },
+      security: [{ CustomAuthentication: [] }],
+    }),
+  },
+  {
+    server: "jellyfin",
+    what: "the legacy credentials (X-Emby-Token, X-MediaBrowser-Token, X-Emby-Authorization, ?api_key=, ?ApiKey=)",
+    why: "the SDK sends only Authorization; Jellyfin reads these too (?ApiKey= always, the rest while EnableLegacyAuthorization is on: 10.11's default, apis.md §4.1)",
+    patch: (description) => {
+      alsoKey("legacyEmbyToken", "header", "X-Emby-Token")(description);
+      alsoKey("legacyMediaBrowserToken", "header", "X-MediaBrowser-Token")(description);
+      alsoKey("legacyEmbyAuthorization", "header", "X-Emby-Authorization")(description);
+      alsoKey("legacyApiKeyQuery", "query", "api_key")(description);
+      alsoKey("apiKeyQuery", "query", "ApiKey")(description);
+    },
+  },
+  ...(["sonarr", "radarr"] as const).map(
+    (server): SpecGap => ({
+      server,
+      what: "POST /api/v3/command: the command's own fields (seriesId, movieIds) and the 201 answer",
+      why: "commands are polymorphic: the description's CommandResource lists the common fields only, and the app answers 201 Created with the queued command (round3.md §3)",
+      patch: (description) => {
+        const command = operation(description, "/api/v3/command", "post");
+        const content = (command.requestBody as { content: Record<string, { schema: Record<string, unknown> }> }).content;
+        for (const media of Object.values(content))
+          media.schema = { type: "object", required: ["name"], properties: { name: { type: "string" } } };
+        (command.responses ??= {})["201"] = { description: "the queued command, with its own fields" };
+      },
+    }),
+  ),
+  ...(["sonarr", "radarr", "lidarr", "readarr"] as const).map(
+    (server): SpecGap => ({
+      server,
+      what: "POST /notification answered 201, PUT /notification/{id} answered 202",
+      why: "the generated description lists 200 only; the apps' REST controllers answer Created and Accepted (round3.md §3)",
+      patch: (description) => {
+        const root = server === "sonarr" || server === "radarr" ? "/api/v3" : "/api/v1";
+        (operation(description, `${root}/notification`, "post").responses ??= {})["201"] = { description: "Created" };
+        (operation(description, `${root}/notification/{id}`, "put").responses ??= {})["202"] = { description: "Accepted" };
+      },
+    }),
+  ),
+  ...(["lidarr", "readarr"] as const).map(
+    (server): SpecGap => ({
+      server,
+      what: "GET /api/v3/system/status (answered 404)",
+      why: "not an operation of this app: scanarr's app recognition asks /api/v3 first and reads the 404 as 'the /api/v1 apps' (targets/arr/client.ts)",
+      patch: add("/api/v3/system/status", "get", {
+        operationId: "notHereProbe",
+        parameters: [],
+        responses: { "404": { description: "Not Found" } },
+      }),
+    }),
+  ),
+  {
     server: "emby",
     what: "the X-Emby-Token header",
     why: "the description's apikeyauth scheme names only the api_key query parameter, and says in its text that the key may travel in the X-Emby-Token header instead",
@@ -98,11 +192,14 @@ export const SPEC_GAPS: readonly SpecGap[] = [
         operationId: "createPin",
         parameters: [queryParameter("strong", "boolean")],
         responses: { "201": { description: "the PIN" } },
+        // A PIN is asked for and polled before there is a token.
+        security: [],
       })(description);
       add("/pins/{pinId}", "get", {
         operationId: "checkPin",
         parameters: [pathParameter("pinId", "integer")],
         responses: { "200": { description: "the PIN" } },
+        security: [],
       })(description);
     },
   },
@@ -113,12 +210,23 @@ function alsoKey(scheme: string, where: "header" | "query", name: string): (d: D
   return (description) => {
     const components = (description.components ??= {}) as Record<string, Record<string, unknown>>;
     components.securitySchemes = { ...components.securitySchemes, [scheme]: { type: "apiKey", in: where, name } };
-    for (const item of Object.values(description.paths))
-      for (const op of Object.values(item) as Operation[]) {
-        const security = op.security as unknown[] | undefined;
-        if (Array.isArray(security) && security.length > 0 && !security.some((r) => Object.keys(r as object).length === 0))
-          security.push({ [scheme]: [] });
-      }
+    const levels = [description, ...Object.values(description.paths).flatMap((item) => Object.values(item) as Operation[])];
+    // The document's own requirement too: operations without one inherit it.
+    for (const op of levels) {
+      const security = op.security as unknown[] | undefined;
+      if (Array.isArray(security) && security.length > 0 && !security.some((r) => Object.keys(r as object).length === 0))
+        security.push({ [scheme]: [] });
+    }
+  };
+}
+
+/** Header parameters the description requires that the server does without. */
+function optionalHeaders(names: readonly string[]): (d: Description) => void {
+  const lower = new Set(names.map((n) => n.toLowerCase()));
+  return (description) => {
+    const components = description.components as { parameters?: Record<string, Record<string, unknown>> };
+    for (const parameter of Object.values(components.parameters ?? {}))
+      if (parameter.in === "header" && lower.has(String(parameter.name).toLowerCase())) parameter.required = false;
   };
 }
 

@@ -43,7 +43,7 @@ export async function loadDescription(server: DescribedServer): Promise<Descript
     return cached("plex", text, async () => parseYaml(text) as Description);
   }
   const text = readFileSync(specs.file(FILES[server]), "utf8");
-  if (server !== "emby") return JSON.parse(text) as Description;
+  if (server !== "emby") return named(JSON.parse(text) as Description);
   return cached("emby", text, async () => {
     // Upstream's file has a trailing comma after info.contact.
     const swagger: unknown = parseJsonc(text, [], { allowTrailingComma: true });
@@ -52,6 +52,15 @@ export async function loadDescription(server: DescribedServer): Promise<Descript
     };
     return (await convertObj(swagger, { patch: true, warnOnly: true })).openapi;
   });
+}
+
+/** The *arr descriptions give their operations no operationId; the validator keys its schemas by one. */
+function named(description: Description): Description {
+  for (const [path, item] of Object.entries(description.paths))
+    for (const [method, op] of Object.entries(item))
+      if (typeof op === "object" && op !== null && !("operationId" in op))
+        (op as Record<string, unknown>).operationId = `${method} ${path}`;
+  return description;
 }
 
 async function cached(name: string, source: string, build: () => Promise<Description>): Promise<Description> {

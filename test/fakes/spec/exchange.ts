@@ -63,7 +63,11 @@ function watchAnswer(
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     if (typeof chunk === "string" || Buffer.isBuffer(chunk)) chunks.push(String(chunk));
     const type = contentType || String(res.getHeader("content-type") ?? "");
-    for (const problem of checker.checkResponse(operation, res.statusCode, type, chunks.join(""))) report(problem);
+    try {
+      for (const problem of checker.checkResponse(operation, res.statusCode, type, chunks.join(""))) report(problem);
+    } catch (error) {
+      report(`could not check the answer: ${String(error)}`);
+    }
     return end(chunk as string, ...(rest as []));
   }) as typeof res.end;
 }
