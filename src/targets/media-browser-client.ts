@@ -30,6 +30,10 @@ export interface MediaBrowserSettings {
   /** Where the library list is read, and how its JSON becomes libraries. */
   librariesPath: string;
   readLibraries: (data: unknown) => Library[];
+  /** Query parameters of `GET /Items` this server has beyond the common ones. */
+  itemsQueryExtra?: Readonly<Record<string, string>>;
+  /** Query parameters of `POST /Items/{id}/Refresh` this server has beyond the common ones. */
+  refreshQueryExtra?: Readonly<Record<string, string>>;
   timeoutMs?: number;
   fetch?: typeof fetch;
 }
@@ -88,13 +92,13 @@ export class MediaBrowserClient implements ItemApi {
   /** One page of a library's items with their paths (media-browser-items.ts). */
   async listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage> {
     const action = `list the items of library ${parentId}`;
-    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, types), action);
+    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, types, this.settings.itemsQueryExtra), action);
     return this.http.readJson(answer, action, readItemPage);
   }
 
   /** `POST /Items/{id}/Refresh`; 204 on success. */
   async refreshItem(id: string): Promise<void> {
-    await this.http.call("POST", refreshQuery(id), `refresh item ${id}`);
+    await this.http.call("POST", refreshQuery(id, this.settings.refreshQueryExtra), `refresh item ${id}`);
   }
 
   /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */

@@ -13,6 +13,11 @@ export interface ItemPage {
 export interface ItemApi {
   listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage>;
   refreshItem(id: string): Promise<void>;
+  /**
+   * The id of the item at exactly `path` in one call, where the server's
+   * `GET /Items` has a path filter (Emby's `Path`; Jellyfin's has none).
+   */
+  findItemByPath?(parentId: string, path: string): Promise<string | undefined>;
 }
 
 /** Items per page: the size autopulse uses, about 100 KB of JSON with only `Path` asked for. */
@@ -20,28 +25,53 @@ export const ITEM_PAGE_SIZE = 1_000;
 
 /**
  * The query of one page of a library's items with their paths (apis.md,
- * round3.md §4): recursive under the library's own item, folders left out,
- * no images, no total count (it costs the server a second query).
+ * round3.md §4): recursive under the library's own item, folders left out
+ * (`Filters=IsNotFolder`, in both servers' descriptions; Jellyfin's has no
+ * `IsFolder`), no images, and `extra` (Jellyfin: no total count, which costs
+ * it a second query; Emby's description has no such parameter).
  */
-export function itemsQuery(parentId: string, start: number, limit: number, types?: readonly string[]): string {
+export function itemsQuery(
+  parentId: string,
+  start: number,
+  limit: number,
+  types?: readonly string[],
+  extra: Readonly<Record<string, string>> = {},
+): string {
   const query = new URLSearchParams({
     ParentId: parentId,
     Recursive: "true",
     // The files (for item refresh), or the items of these types (set-up reads series and movie folders).
-    ...(types ? { IncludeItemTypes: types.join(",") } : { IsFolder: "false" }),
+    ...(types ? { IncludeItemTypes: types.join(",") } : { Filters: "IsNotFolder" }),
     Fields: "Path",
     EnableImages: "false",
-    EnableTotalRecordCount: "false",
+    ...extra,
     StartIndex: String(start),
     Limit: String(limit),
   });
   return `/Items?${query.toString()}`;
 }
 
-/** `POST /Items/{id}/Refresh`: look at the item's files again (new subtitles, a remuxed file), keeping its metadata. */
-export function refreshQuery(id: string): string {
+/** Emby's `GET /Items?Path=…`: the item at exactly that path, in the library. */
+export function itemByPathQuery(parentId: string, path: string): string {
   const query = new URLSearchParams({
+    ParentId: parentId,
     Recursive: "true",
+    Path: path,
+    Fields: "Path",
+    EnableImages: "false",
+    Limit: "2",
+  });
+  return `/Items?${query.toString()}`;
+}
+
+/**
+ * `POST /Items/{id}/Refresh`: look at the item's files again (new subtitles,
+ * a remuxed file), keeping its metadata. `extra`: Emby's `Recursive`, which
+ * Jellyfin's description does not have.
+ */
+export function refreshQuery(id: string, extra: Readonly<Record<string, string>> = {}): string {
+  const query = new URLSearchParams({
+    ...extra,
     MetadataRefreshMode: "Default",
     ImageRefreshMode: "Default",
     ReplaceAllMetadata: "false",
@@ -60,15 +90,33 @@ export function readItemPage(data: unknown): ItemPage {
 }
 
 /**
- * Finds the items of `files` in `library` by paging through its items (the
- * API has no path filter) and stops at the page where the last one was
- * found, then refreshes each item once. A sidecar's item is its video's
- * (paths/sidecars.ts), taken from the videos of its folder seen so far.
+ * Finds the items of `files` in `library`, then refreshes each item once.
+ * Where the server filters by path (Emby), a file's item is one call; a
+ * sidecar's item is its video's (paths/sidecars.ts), whose name only the
+ * folder's items tell, so sidecars (and every file on Jellyfin, whose
+ * `GET /Items` has no path filter) are found by paging through the
+ * library's items, stopping at the page where the last one was found.
  */
 export async function refreshMediaBrowserItems(api: ItemApi, files: readonly string[], library: Library): Promise<ItemRefreshReport> {
-  const ids = new Map<string, string>();
   const found = new Map<string, string[]>();
   const left = new Set(files);
+  if (api.findItemByPath) {
+    for (const file of files) {
+      if (sidecarOf(file)) continue;
+      left.delete(file);
+      const id = await api.findItemByPath(library.id, file);
+      if (id !== undefined) found.set(file, [id]);
+    }
+  }
+  await walkForItems(api, left, library, found);
+  const unique = [...new Set([...found.values()].flat())];
+  for (const id of unique) await api.refreshItem(id);
+  return { refreshed: unique.length, unknown: files.filter((file) => !found.has(file)) };
+}
+
+/** The bounded walk: pages of the library's items until every file in `left` is found or the items end. */
+async function walkForItems(api: ItemApi, left: Set<string>, library: Library, found: Map<string, string[]>): Promise<void> {
+  const ids = new Map<string, string>();
   for (let start = 0; left.size > 0; start += ITEM_PAGE_SIZE) {
     const page = await api.listItems(library.id, start, ITEM_PAGE_SIZE);
     for (const item of page.items) ids.set(item.path, item.id);
@@ -84,7 +132,4 @@ export async function refreshMediaBrowserItems(api: ItemApi, files: readonly str
     }
     if (page.count < ITEM_PAGE_SIZE) break;
   }
-  const unique = [...new Set([...found.values()].flat())];
-  for (const id of unique) await api.refreshItem(id);
-  return { refreshed: unique.length, unknown: files.filter((file) => !found.has(file)) };
 }

@@ -94,7 +94,7 @@ export async function startFakeArrTarget(options: FakeArrTargetOptions): Promise
     }
     sendProblem(res, 404, "Not Found");
   };
-  const server = await startLoopback(handle);
+  const server = await startLoopback(handle, undefined, { server: options.kind, label: app.appName });
   return {
     url: server.url,
     apiKey,

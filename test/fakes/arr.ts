@@ -168,7 +168,8 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
             path: p,
             accessible: true,
             freeSpace: 1e12,
-            unmappedFolders: [],
+            // Readarr's RootFolderResource has no unmappedFolders.
+            ...(kind === "readarr" ? {} : { unmappedFolders: [] }),
             ...(API_ROOT[kind] === "/api/v1" ? { name: p } : {}),
           })),
         );
@@ -176,7 +177,13 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
         return sendJson(
           res,
           200,
-          items.map((item) => ({ id: item.id, title: item.title, path: item.path, monitored: true })),
+          // Readarr's AuthorResource names it authorName and has no title.
+          items.map((item) => ({
+            id: item.id,
+            [kind === "readarr" ? "authorName" : "title"]: item.title,
+            path: item.path,
+            monitored: true,
+          })),
         );
       case "GET /notification":
         return sendJson(res, 200, notifications);
@@ -205,7 +212,11 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
     }
   };
 
-  const server = await startLoopback(handle, ({ req, url }) => requests.push(`${req.method} ${url.pathname}${url.search}`));
+  const server = await startLoopback(handle, ({ req, url }) => requests.push(`${req.method} ${url.pathname}${url.search}`), {
+    server: kind,
+    label: appName,
+    pathOf: (url) => (url.pathname.startsWith(`${urlBase}/`) ? url.pathname.slice(urlBase.length) : undefined),
+  });
   return {
     kind,
     url: server.url + urlBase,

@@ -57,7 +57,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   let emptyUpdates = 0;
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
-  const items = new FakeItems();
+  const items = new FakeItems(true);
   for (const [index, library] of libraries.entries()) for (const path of library.items ?? []) items.add(mediaFolderId(index), path);
 
   const identify = ({ req, url }: FakeRequest) => {
@@ -81,7 +81,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
     if (route === "GET /items") return items.answerList(request, res);
     if (refreshId !== undefined) {
-      items.answerRefresh(request, res, refreshId);
+      items.answerRefresh(request, res, refreshId, 200);
       return waiter.notify();
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
@@ -94,7 +94,12 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     sendJson(res, options.successStatus ?? 200);
   };
 
-  const server = await startLoopback(handle, observe);
+  const server = await startLoopback(handle, observe, {
+    server: "emby",
+    label: "Emby",
+    // The description's server is `…/emby`; the fake also answers at the root, as Emby does.
+    pathOf: (url) => url.pathname.replace(/^\/emby(?=\/|$)/i, "") || "/",
+  });
   return {
     url: server.url,
     token,

@@ -80,7 +80,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   const scanPathCalls: string[] = [];
   const requests: FakeJellyfinRequest[] = [];
   const waiter = createWaiter();
-  const items = new FakeItems();
+  const items = new FakeItems(false);
   for (const library of libraries) for (const path of library.items ?? []) items.add(library.id, path);
 
   const identify = ({ req, url }: FakeRequest) => {
@@ -103,7 +103,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     if (refreshId !== undefined) {
       // Refreshing an item is an administrator's action (RequiresElevation).
       if (who !== "admin") return sendProblem(res, 403, "Forbidden");
-      items.answerRefresh(request, res, refreshId);
+      items.answerRefresh(request, res, refreshId, 204);
       return waiter.notify();
     }
     if (route === "GET /library/virtualfolders") {
@@ -122,7 +122,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     answerScanPath(request, res, scanPathStatus, { accepted: scanPaths, calls: scanPathCalls });
   };
 
-  const server = await startLoopback(handle, observe);
+  const server = await startLoopback(handle, observe, { server: "jellyfin", label: "Jellyfin" });
   return {
     url: server.url,
     token,

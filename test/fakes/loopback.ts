@@ -1,6 +1,8 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { watchExchange, type SpecWatch } from "./spec/exchange.js";
+import { recordViolation } from "./spec/violations.js";
 
 /**
  * How a fake server behaves as a whole: "up" answers, "down" answers 503
@@ -26,11 +28,14 @@ export interface LoopbackServer {
 /**
  * The fakes' common ground: a server on 127.0.0.1:<random port> that can be
  * told to fail. `observe` sees every request that arrives, answered or not
- * (a fake records its requests there); `handle` answers while "up".
+ * (a fake records its requests there); `handle` answers while "up". With
+ * `spec`, every exchange is checked against the server's API description
+ * (spec/exchange.ts).
  */
 export async function startLoopback(
   handle: (request: FakeRequest, res: ServerResponse) => void,
   observe: (request: FakeRequest) => void = () => undefined,
+  spec?: SpecWatch,
 ): Promise<LoopbackServer> {
   let availability: Availability = "up";
   const server = createServer((req, res) => {
@@ -39,15 +44,19 @@ export async function startLoopback(
     req.on("end", () => {
       const request = { req, url: new URL(req.url ?? "/", "http://fake"), body: Buffer.concat(chunks).toString("utf8") };
       observe(request);
-      if (availability === "hang") return;
-      if (availability === "down") {
-        res.writeHead(503, { "Content-Type": "text/plain" });
-        res.end("Service Unavailable");
-        return;
-      }
-      handle(request, res);
+      if (spec) void checkThen(spec, request, res, () => answer(request, res));
+      else answer(request, res);
     });
   });
+  const answer = (request: FakeRequest, res: ServerResponse): void => {
+    if (availability === "hang") return;
+    if (availability === "down") {
+      res.writeHead(503, { "Content-Type": "text/plain" });
+      res.end("Service Unavailable");
+      return;
+    }
+    handle(request, res);
+  };
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
@@ -71,6 +80,16 @@ export async function startLoopback(
     },
     close: stop,
   };
+}
+
+/** Checks an exchange against the description, then lets the fake answer (also when the check itself failed). */
+export async function checkThen(spec: SpecWatch, request: FakeRequest, res: ServerResponse, next: () => void): Promise<void> {
+  try {
+    await watchExchange(spec, request, res);
+  } catch (error) {
+    recordViolation(`${spec.label}: could not check ${request.req.method} ${request.url.pathname}: ${String(error)}`);
+  }
+  next();
 }
 
 /** Answers with a JSON body (or none for 204). */

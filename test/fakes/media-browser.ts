@@ -73,8 +73,13 @@ export class FakeItems {
   private next = 1;
   /** Ids of accepted `POST /Items/{id}/Refresh` calls, in order, with their query. */
   readonly refreshes: Array<{ id: string; query: string }> = [];
-  /** Every `GET /Items` call's StartIndex, in order. */
+  /** Every `GET /Items` call's StartIndex, in order (not the Path look-ups). */
   readonly listings: number[] = [];
+  /** The `Path` of every `GET /Items?Path=…` the server filtered by, in order. */
+  readonly pathLookups: string[] = [];
+
+  /** `pathFilter`: whether `GET /Items` takes `Path` (Emby's description has it; Jellyfin's has not, and ignores it). */
+  constructor(private readonly pathFilter: boolean) {}
 
   add(libraryId: string, path: string): string {
     const items = this.byLibrary.get(libraryId) ?? new Map<string, string>();
@@ -97,21 +102,24 @@ export class FakeItems {
     const parent = query.get("parentid");
     const start = Number(query.get("startindex") ?? 0);
     const limit = Number(query.get("limit") ?? 100_000);
-    this.listings.push(start);
+    const wanted = this.pathFilter ? query.get("path") : undefined;
+    if (wanted === undefined) this.listings.push(start);
+    else this.pathLookups.push(wanted);
     const withPath = (query.get("fields") ?? "").split(",").some((f) => f.trim().toLowerCase() === "path");
     const libraries = parent === undefined ? [...this.byLibrary.values()] : [this.byLibrary.get(parent) ?? new Map<string, string>()];
-    const items = libraries.flatMap((library) => [...library]);
+    const items = libraries.flatMap((library) => [...library]).filter(([path]) => wanted === undefined || path === wanted);
     const page = items
       .slice(start, start + limit)
       .map(([path, id]) => ({ Id: id, Name: path.split("/").pop(), Type: "Movie", ...(withPath ? { Path: path } : {}) }));
     sendJson(res, 200, { Items: page, StartIndex: start });
   }
 
-  answerRefresh({ url }: FakeRequest, res: ServerResponse, id: string): void {
+  /** Answers `success`: 200 for Emby (its description's "Operation successful. Empty response."), 204 for Jellyfin. */
+  answerRefresh({ url }: FakeRequest, res: ServerResponse, id: string, success: 200 | 204): void {
     const known = [...this.byLibrary.values()].some((items) => [...items.values()].includes(id));
     if (!known) return sendProblem(res, 404, "Item not found");
     this.refreshes.push({ id, query: url.search });
-    sendJson(res, 204);
+    sendJson(res, success);
   }
 }
 

@@ -93,13 +93,17 @@ export async function startFakePlexTv(options: FakePlexTvOptions = {}): Promise<
     sendJson(res, 404, { errors: [{ code: 1002, message: "Not found" }] });
   };
 
-  const server = await startLoopback(handle, (request) =>
-    requests.push({
-      method: request.req.method ?? "GET",
-      url: request.req.url ?? "/",
-      clientId: header(request, "X-Plex-Client-Identifier"),
-      token: header(request, "X-Plex-Token"),
-    }),
+  const server = await startLoopback(
+    handle,
+    (request) =>
+      requests.push({
+        method: request.req.method ?? "GET",
+        url: request.req.url ?? "/",
+        clientId: header(request, "X-Plex-Client-Identifier"),
+        token: header(request, "X-Plex-Token"),
+      }),
+    // The description's plex.tv operations sit under its server https://plex.tv/api/v2.
+    { server: "plex-tv", label: "plex.tv", pathOf: (url) => (url.pathname.startsWith("/api/v2/") ? url.pathname.slice(7) : undefined) },
   );
   return {
     url: server.url,
@@ -131,15 +135,32 @@ function renderPin(pin: Pin, accountToken: string): Record<string, unknown> {
   };
 }
 
+/** A resource with every field the description's PlexDevice requires. */
 function renderResource(r: FakeResource): Record<string, unknown> {
+  const server = r.provides.includes("server");
   return {
     name: r.name,
-    product: r.product ?? (r.provides.includes("server") ? "Plex Media Server" : "Plex for Android"),
+    product: r.product ?? (server ? "Plex Media Server" : "Plex for Android"),
     productVersion: "1.41.0.8992",
+    platform: server ? "Linux" : "Android",
+    platformVersion: server ? "6.1.0" : "14",
+    device: server ? "PC" : "Pixel 8",
     clientIdentifier: r.clientIdentifier,
+    createdAt: "2024-01-01T00:00:00Z",
+    lastSeenAt: "2025-01-01T00:00:00Z",
     provides: r.provides,
+    ownerId: r.owned ? 1 : 2,
+    sourceTitle: r.owned ? "owner" : "friend",
+    publicAddress: "203.0.113.7",
     owned: r.owned,
-    accessToken: r.accessToken ?? null,
+    // The description types it a string; scanarr reads "" as no token, like a missing one.
+    accessToken: r.accessToken ?? "",
+    home: false,
+    synced: false,
+    relay: true,
+    publicAddressMatches: true,
+    dnsRebindingProtection: false,
+    natLoopbackSupported: false,
     httpsRequired: false,
     presence: true,
     connections: r.connections.map((c) => {

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkThen } from "./loopback.js";
 import { FakeMediaLibrary, type FakeItem, type FakeSection, type RefreshDuration } from "./plex-library.js";
 import { answerAll, answerEmptyTrash, answerFolder, answerItemAction, type LibraryCalls } from "./plex-library-routes.js";
 import { plexError, renderContainer, renderIdentity, renderRoot, renderSections, send, type RefreshingStyle } from "./plex-render.js";
@@ -110,8 +111,13 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
   const waiters = new Set<() => void>();
   const folderIds = { byId: new Map<string, string>(), byDir: new Map<string, string>() };
 
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake-plex");
+    // Plex's calls carry no body; the request is checked against plex-api-spec.yaml before it is answered.
+    req.resume();
+    void checkThen(PLEX_SPEC, { req, url, body: "" }, res, () => void answer(req, res, url));
+  });
+  const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const caller = readCaller(req, url, token, sharedToken);
     const request = {
       method: req.method ?? "GET",
@@ -148,7 +154,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     if (route.name === "emptyTrash") return answerEmptyTrash(ctx, section);
     if (route.name === "folder") return answerFolder(ctx, section, folderIds);
     return answerAll(ctx, section);
-  });
+  };
   const host = options.host ?? "127.0.0.1";
   server.listen(0, host);
   await once(server, "listening");
@@ -196,6 +202,8 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     },
   });
 }
+
+const PLEX_SPEC = { server: "plex", label: "Plex" } as const;
 
 function readCaller(
   req: IncomingMessage,

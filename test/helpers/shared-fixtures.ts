@@ -4,8 +4,12 @@ import { fileURLToPath } from "node:url";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The fixtures shared by every checkout, outside the repository. */
-export const SHARED_FIXTURES_DIR = path.resolve(repoRoot, "../shared/fixtures");
+/**
+ * The fixtures shared by every checkout, outside the repository: beside the
+ * clone, or where SCANARR_SHARED_FIXTURES says (a git worktree kept
+ * elsewhere than beside shared/).
+ */
+export const SHARED_FIXTURES_DIR = path.resolve(process.env.SCANARR_SHARED_FIXTURES || path.resolve(repoRoot, "../shared/fixtures"));
 
 export interface SharedFixture {
   /** Absolute path of the fixture (a file or a folder). */

@@ -1,4 +1,5 @@
 import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser-client.js";
+import { itemByPathQuery, readItemPage } from "../media-browser-items.js";
 import { readSelectableFolders } from "../media-browser.js";
 import { parseServerUrl } from "../server-url.js";
 
@@ -23,8 +24,18 @@ export class EmbyApiClient extends MediaBrowserClient {
       tokenKey: options.tokenKey,
       librariesPath: "/Library/SelectableMediaFolders",
       readLibraries: readSelectableFolders,
+      refreshQueryExtra: { Recursive: "true" },
       timeoutMs: options.timeoutMs,
       fetch: options.fetch,
     });
+  }
+
+  /** `GET /Items?Path=…` (Emby's description names the filter): the item at exactly `path`, if Emby holds one. */
+  async findItemByPath(parentId: string, path: string): Promise<string | undefined> {
+    const action = `find the item at ${path}`;
+    const answer = await this.http.call("GET", itemByPathQuery(parentId, path), action);
+    const page = await this.http.readJson(answer, action, readItemPage);
+    // A server that ignored the filter would list other items: only the exact path counts.
+    return page.items.find((item) => item.path === path)?.id;
   }
 }

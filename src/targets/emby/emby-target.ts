@@ -5,7 +5,10 @@ import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
 
-export type EmbyApi = Pick<EmbyApiClient, "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "checkScanAccess">;
+export type EmbyApi = Pick<
+  EmbyApiClient,
+  "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "findItemByPath" | "checkScanAccess"
+>;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
   name: string;

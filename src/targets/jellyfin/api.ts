@@ -31,6 +31,7 @@ export class JellyfinApiClient extends MediaBrowserClient {
       tokenKey: options.tokenKey,
       librariesPath: "/Library/VirtualFolders",
       readLibraries: readVirtualFolders,
+      itemsQueryExtra: { EnableTotalRecordCount: "false" },
       timeoutMs: options.timeoutMs,
       fetch: options.fetch,
     });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
+import { allowViolations } from "../../fakes/spec/violations.js";
 
 // The fake stands in for Plex in many tests; these pin down that it answers like Plex does.
 let plex: FakePlex;
@@ -17,6 +18,7 @@ const withToken = (extra: Record<string, string> = {}): RequestInit => ({ header
 
 describe("fake Plex", () => {
   it("answers 401 with Plex's HTML page when the token is missing or wrong", async () => {
+    allowViolations(/carries none of the credentials/);
     for (const init of [{}, { headers: { "X-Plex-Token": "wrong" } }]) {
       const response = await call("/library/sections", init);
       expect(response.status).toBe(401);
@@ -47,6 +49,8 @@ describe("fake Plex", () => {
   });
 
   it("answers 404 for an unknown section or a PUT refresh, 500 for a non-numeric id, and records none", async () => {
+    // Requests no description allows, sent on purpose to see the fake refuse them as Plex does.
+    allowViolations(/PUT \/library\/sections\/1\/refresh|sections\/None\/refresh|\/no\/such\/endpoint/);
     const statuses = [
       (await call("/library/sections/42/refresh?path=%2Fx", withToken())).status,
       (await call("/library/sections/1/refresh?path=%2Fx", { ...withToken(), method: "PUT" })).status,
