@@ -168,8 +168,8 @@ export async function startFakeArr(options: FakeArrOptions): Promise<FakeArr> {
             path: p,
             accessible: true,
             freeSpace: 1e12,
-            // Readarr's RootFolderResource has no unmappedFolders.
-            ...(kind === "readarr" ? {} : { unmappedFolders: [] }),
+            // Only Sonarr's and Radarr's RootFolderResource (API v3) have unmappedFolders; Lidarr's and Readarr's (v1) do not.
+            ...(API_ROOT[kind] === "/api/v3" ? { unmappedFolders: [] } : {}),
             ...(API_ROOT[kind] === "/api/v1" ? { name: p } : {}),
           })),
         );
