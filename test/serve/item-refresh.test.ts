@@ -119,6 +119,11 @@ describe("item refresh through serve", () => {
     expect(refreshedIds(s.jellyfin)).toEqual([ids.jellyfin]);
     expect(s.emby.mediaUpdates).toHaveLength(1);
     expect(refreshedIds(s.emby)).toEqual([ids.emby]);
+    // Emby's GET /Items filters by Path: the video's item is one call, no walk through the library.
+    expect(s.emby.items.pathLookups).toEqual(["/mnt/movies/Heat (1995)/Heat (1995).mkv"]);
+    expect(s.emby.items.listings).toEqual([]);
+    // Jellyfin's has no such filter: its library is paged.
+    expect(s.jellyfin.items.listings.length).toBeGreaterThan(0);
   });
 
   it("scans the folder for a subtitle of a video Plex does not hold yet, then refreshes the item once it is confirmed", async () => {
