@@ -53,3 +53,8 @@ export function createAnchorGate(anchors: AnchorCheck, clock: Pick<Clock, "now">
 
 /** A gate where no anchor is configured: every call goes out. */
 export const sendUngated: AnchorSend = (call) => call();
+
+/** How a call goes out through `gate`: held by it, or at once where no anchor is configured. */
+export function sendThrough(gate: AnchorGate | undefined): AnchorSend {
+  return gate?.send ?? sendUngated;
+}

@@ -3,7 +3,7 @@ import type { Hooks } from "../../../hooks/hooks.js";
 import type { Clock } from "../../../lib/clock.js";
 import type { Logger } from "../../../lib/logger.js";
 import type { DeliveryTarget } from "../../../queue/deliver.js";
-import { sendUngated, type AnchorGate } from "../../../queue/anchor-gate.js";
+import { sendThrough, type AnchorGate } from "../../../queue/anchor-gate.js";
 import type { ScanQueue } from "../../../queue/scan-queue.js";
 import type { PlexAfterScan } from "../after-scan.js";
 import type { ConfirmStep, ConfirmWait } from "../confirm.js";
@@ -147,7 +147,7 @@ function waitOf(row: PlexConfirming, s: SectionProgress, dt: DeliveryTarget): Co
 /** Moves one section's progress by the poll's step; a re-scan is made here, through the anchor gate and the target. */
 async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
   const { target: dt, clock, logger } = options;
-  const send = options.gate?.send ?? sendUngated;
+  const send = sendThrough(options.gate);
   switch (step.kind) {
     case "wait":
       if (step.refreshing) s.sawRefreshing = true;

@@ -3,7 +3,7 @@ import type { Hooks } from "../../../hooks/hooks.js";
 import type { Clock } from "../../../lib/clock.js";
 import type { Logger } from "../../../lib/logger.js";
 import type { ConfirmFinish } from "../../../queue/confirm-store.js";
-import { sendUngated, type AnchorGate } from "../../../queue/anchor-gate.js";
+import { sendThrough, type AnchorGate } from "../../../queue/anchor-gate.js";
 import type { AnalyzeReport } from "../analyze.js";
 import type { PlexAfterScan } from "../after-scan.js";
 import type { PlexSection } from "../api.js";
@@ -115,7 +115,7 @@ function analyzeItemsOf(row: PlexConfirming): PlexItemRef[] {
 async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<AnalyzeReport> {
   const items = batch.flatMap(analyzeItemsOf);
   try {
-    const report = await deps.afterScan.analyze(items, deps.gate?.send ?? sendUngated);
+    const report = await deps.afterScan.analyze(items, sendThrough(deps.gate));
     if (report.analyzed.length > 0) deps.logger.info({ items: report.analyzed.length }, "asked Plex to analyze the new items");
     for (const { ratingKey, error } of report.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not analyze an item");
     return report;
@@ -137,7 +137,7 @@ async function refreshBatch(batch: PlexConfirming[], report: AnalyzeReport, deps
   const items = batch.flatMap((row) => refreshItemsOf(row, deps));
   if (items.length === 0) return new Set();
   try {
-    const round = await deps.afterScan.refreshItems(items, new Set(report.analyzed), deps.gate?.send ?? sendUngated);
+    const round = await deps.afterScan.refreshItems(items, new Set(report.analyzed), sendThrough(deps.gate));
     deps.logger.info({ items: round.refreshed.length, analyzed: round.analyzed.length }, "asked Plex to refresh the items");
     for (const { ratingKey, error } of round.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not refresh an item");
     return new Set(round.refreshed);
@@ -179,7 +179,7 @@ async function emptyTrashOfBatch(batch: PlexConfirming[], sections: PlexSection[
     anchorsPresent ??= gate ? await gate.confirm() : true;
     try {
       const input = { sectionRefreshing: section.refreshing, alreadyEmptied: false, anchorsPresent, causes };
-      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input, gate?.send ?? sendUngated);
+      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input, sendThrough(gate));
       if (result.action === "emptied") {
         outcome.set(id, `emptied (${result.deletedCount} deleted items)`);
         deps.logger.info({ section: section.title, deleted: result.deletedCount }, "emptied the section's trash");
