@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { ScanQueue } from "../src/queue/scan-queue.js";
-import { startDelivery } from "../src/queue/scheduler.js";
+import { startDelivery } from "../src/delivery/scheduler.js";
 import { startAfterScan } from "../src/serve/after-scan.js";
 import { buildTargets } from "../src/targets/build-targets.js";
 import { until } from "./lib/until.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { createIngest } from "../src/ingest/pipeline.js";
 import { createPathMapper } from "../src/paths/index.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
-import { startDelivery } from "../src/queue/scheduler.js";
+import { startDelivery } from "../src/delivery/scheduler.js";
 import { buildTargets } from "../src/targets/build-targets.js";
 import { until } from "./lib/until.js";
 import { plexQueueSetup } from "./lib/plex-queue-setup.js";

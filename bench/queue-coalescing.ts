@@ -6,9 +6,9 @@ import path from "node:path";
 import type { Library, Target } from "../src/domain.js";
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
-import { openDatabase } from "../src/queue/database.js";
+import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
-import { startDelivery } from "../src/queue/scheduler.js";
+import { startDelivery } from "../src/delivery/scheduler.js";
 
 const REQUESTS = 10_000;
 const SEASONS = 100;

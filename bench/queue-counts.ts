@@ -1,4 +1,4 @@
-// What the counts per shown state cost (src/queue/scan-counts.ts) with N pending scans, in each
+// What the counts per shown state cost (src/queue/views/scan-counts.ts) with N pending scans, in each
 // situation that walks an index: all debouncing, all due (queued: counted by subtraction), all held
 // by a target that is down, all retrying; against reading the trigger-kept scan_count table alone
 // (the old count, O(1)) in the same run. Run: node --import tsx bench/queue-counts.ts [pending]
@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
-import { openDatabase } from "../src/queue/database.js";
+import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 
 const PENDING = Number(process.argv[2] ?? 30_000);

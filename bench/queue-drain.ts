@@ -1,6 +1,6 @@
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
-import { openDatabase } from "../src/queue/database.js";
+import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
 import { onCleanup, runCleanup } from "./lib/cleanup.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
-import { openDatabase } from "../src/queue/database.js";
+import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 
 const FOLDERS = 100_000;

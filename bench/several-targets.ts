@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import { systemClock } from "../src/lib/clock.js";
 import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { silentLogger } from "../src/lib/logger.js";
-import { openDatabase } from "../src/queue/database.js";
+import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startService } from "../src/serve/service.js";
 import { startOtherServers } from "../test/fakes/other-servers.js";

@@ -16,7 +16,7 @@ import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { createIngest } from "../src/ingest/pipeline.js";
 import { createPathMapper } from "../src/paths/mapper.js";
-import { openDatabase } from "../src/queue/database.js";
+import { openDatabase } from "../src/queue/storage/database.js";
 import { emitDueFolders } from "../src/watch/emit.js";
 import { createPathFilter } from "../src/watch/filter.js";
 import { nodeWatchFs, type WatchFs } from "../src/watch/fs.js";

@@ -6,7 +6,7 @@ import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger, type Logger } from "../../src/lib/logger.js";
-import { openDatabase } from "../../src/queue/database.js";
+import { openDatabase } from "../../src/queue/storage/database.js";
 import type { FakePlex } from "../../test/fakes/plex.js";
 
 export interface PlexQueueSetup {

@@ -1,5 +1,5 @@
-import type { ArrApp, ArrConnection, ConnectResult } from "../targets/arr/index.js";
-import { ARR_KIND_INFO } from "../targets/arr/index.js";
+import type { ArrApp, ArrConnection, ConnectResult } from "../arr/index.js";
+import { ARR_KIND_INFO } from "../arr/index.js";
 import { createSecretMasker } from "../lib/mask.js";
 
 /** "onEpisodeFileDelete" → "On Episode File Delete", close to the apps' own labels. */

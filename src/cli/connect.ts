@@ -7,7 +7,7 @@ import {
   listArrConnections,
   recogniseArr,
   type ArrKind,
-} from "../targets/arr/index.js";
+} from "../arr/index.js";
 import { InterruptedError, UserError } from "../domain.js";
 import { scanarrHealth } from "../doctor/listen-check.js";
 import { messageOf } from "../lib/errors.js";

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { UserError } from "../domain.js";
 import { createPathMapper } from "../paths/mapper.js";
-import { clockTime, mappedFrom } from "../queue/reasons.js";
-import { requestStatus, type RequestStatus, type RequestTrail } from "../queue/request-status.js";
+import { clockTime, mappedFrom } from "../queue/views/reasons.js";
+import { requestStatus, type RequestStatus, type RequestTrail } from "../queue/views/request-status.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
 

@@ -1,6 +1,6 @@
 import type { EnqueueOutcome, ScanRequest, ScanSink } from "../domain.js";
-import { DatabaseUnwritableError } from "./storage-errors.js";
-import type { StorageWatch } from "./storage-watch.js";
+import { DatabaseUnwritableError } from "./storage/storage-errors.js";
+import type { StorageWatch } from "./storage/storage-watch.js";
 
 /** Writes requests inside the caller's transaction (the ScanQueue). */
 export interface QueueWriter {

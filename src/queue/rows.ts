@@ -1,7 +1,7 @@
 import type { OpenScanRow } from "./open-scan.js";
 import type { FileRow } from "./scan-files.js";
 import type { DeliveryState, FilesState, StoredScanState } from "./lifecycle.js";
-import { reasonFor } from "./reasons.js";
+import { reasonFor } from "./views/reasons.js";
 import { actionsFor, shownState, STATE_WORDS, type ShownContext } from "./shown-state.js";
 import type { DeliveryView, LibraryRef, QueuedScan, RequestOrigin, ScanFacts } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { inTransaction } from "./database.js";
+import { inTransaction } from "./storage/database.js";
 import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import { coalesceRequest } from "./coalesce.js";
@@ -8,7 +8,7 @@ import { createPriorityOf, type PriorityOf } from "./priority.js";
 import { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
 
 export { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
-import { QueueReads } from "./queue-reads.js";
+import { QueueReads } from "./views/queue-reads.js";
 import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
 import { attachFiles } from "./scan-files.js";
 import { recordOrigins } from "./scan-requests.js";
@@ -157,7 +157,7 @@ export class ScanQueue extends QueueReads {
     return this.record(job, "confirming", undefined, (now) => recordConfirming(this.ctx, this.cst, job, libraries, now));
   }
 
-  // The confirming hold, whatever the target: its driver (e.g. src/targets/plex/after-scan/driver.ts) ends it.
+  // The confirming hold, whatever the target: its driver (e.g. src/delivery/after-scan/driver.ts) ends it.
 
   /** Stores the drivers' records of confirming deliveries (one transaction for a whole poll). */
   saveConfirmProgress(updates: ConfirmProgress[]): void {

@@ -4,7 +4,7 @@ import type { ScanAction, ScanState } from "./shown-state.js";
 export type { DeliveryState } from "./lifecycle.js";
 export type { ScanAction, ScanState } from "./shown-state.js";
 
-/** Why a scan waits or how it ended (src/queue/reasons.ts builds it). */
+/** Why a scan waits or how it ended (src/queue/views/reasons.ts builds it). */
 export interface ScanReason {
   /** What kind of wait or end, for scripts. */
   code:

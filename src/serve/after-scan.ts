@@ -4,12 +4,12 @@ import type { TargetRuntime } from "../domain.js";
 import { createHooks } from "../hooks/hooks.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import type { AnchorGate } from "../queue/anchor-gate.js";
+import type { AnchorGate } from "../delivery/anchor-gate.js";
 import type { QueueEvents } from "../queue/events.js";
-import type { DeliveryAround } from "../queue/scheduler.js";
+import type { DeliveryAround } from "../delivery/scheduler.js";
 import { createPlexAfterScan, type AfterScanConfig } from "../targets/plex/after-scan.js";
-import { createAroundDelivery, type HookedTarget } from "../targets/plex/after-scan/around-delivery.js";
-import { endUnwatchedConfirmations, startConfirmations, type ConfirmQueue } from "../targets/plex/after-scan/driver.js";
+import { createAroundDelivery, type HookedTarget } from "../delivery/after-scan/around-delivery.js";
+import { endUnwatchedConfirmations, startConfirmations, type ConfirmQueue } from "../delivery/after-scan/driver.js";
 import { afterScanConfigOfEntry } from "../targets/plex/after-scan-config.js";
 
 export interface AfterScanWiring {

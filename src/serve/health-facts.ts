@@ -1,7 +1,7 @@
 import type { Config } from "../config/types.js";
 import type { TargetRuntime } from "../domain.js";
 import type { MountSafety } from "../mount/mount-safety.js";
-import type { DeliveryHandle } from "../queue/scheduler.js";
+import type { DeliveryHandle } from "../delivery/scheduler.js";
 import type { HealthFacts } from "../server/health.js";
 import type { DriveHandle } from "./drive.js";
 

@@ -2,7 +2,7 @@ import type { Logger } from "../lib/logger.js";
 import type { AnchorMonitor, AnchorStatus } from "../mount/anchors.js";
 import type { HoldInput } from "../queue/holds.js";
 import type { ScanQueue } from "../queue/scan-queue.js";
-import type { TargetStateView } from "../queue/scheduler.js";
+import type { TargetStateView } from "../delivery/scheduler.js";
 
 export interface HoldSyncDeps {
   queue: Pick<ScanQueue, "recordHolds" | "subscribe">;

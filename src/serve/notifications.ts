@@ -6,7 +6,7 @@ import type { Notifier } from "../notify/notifier.js";
 import { channelsOf } from "../notify/settings.js";
 import { secretValuesOf } from "../config/secrets.js";
 import type { QueueEvents } from "../queue/events.js";
-import type { DeliveryHandle } from "../queue/scheduler.js";
+import type { DeliveryHandle } from "../delivery/scheduler.js";
 import type { ChannelPolicy } from "../notify/channel.js";
 import type { DriveHandle } from "./drive.js";
 

@@ -1,4 +1,4 @@
-import { pendingOf } from "../queue/scan-counts.js";
+import { pendingOf } from "../queue/views/scan-counts.js";
 import { evaluateHealth } from "./health.js";
 import { sendJson } from "./respond.js";
 import type { RequestContext, Route } from "./types.js";

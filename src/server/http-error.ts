@@ -1,4 +1,4 @@
-import { DatabaseUnwritableError, storageTroubleOf } from "../queue/storage-errors.js";
+import { DatabaseUnwritableError, storageTroubleOf } from "../queue/storage/storage-errors.js";
 
 /** An answer other than success, with the status and a reason safe to show. */
 export class HttpError extends Error {

@@ -5,7 +5,7 @@ import type { Logger } from "../lib/logger.js";
 import type { ScanMetrics } from "../metrics/metrics.js";
 import type { PathMapper } from "../paths/mapper.js";
 import type { QueuedScan } from "../queue/types.js";
-import type { ScanCounts } from "../queue/scan-counts.js";
+import type { ScanCounts } from "../queue/views/scan-counts.js";
 import type { CompatDeps } from "./compat/deps.js";
 import type { HttpError } from "./http-error.js";
 import type { DashboardDeps } from "./dashboard/deps.js";

@@ -1,4 +1,4 @@
-import { ARR_KIND_INFO, readArrLibrary, recogniseArr, type ArrApp, type ArrLibrary } from "../targets/arr/index.js";
+import { ARR_KIND_INFO, readArrLibrary, recogniseArr, type ArrApp, type ArrLibrary } from "../arr/index.js";
 import { UserError } from "../domain.js";
 import { messageOf } from "../lib/errors.js";
 import { splitUrlAndKey, type SetupContext } from "./context.js";

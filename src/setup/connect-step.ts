@@ -1,4 +1,4 @@
-import { ArrTestFailedError, connectArr, ARR_KIND_INFO } from "../targets/arr/index.js";
+import { ArrTestFailedError, connectArr, ARR_KIND_INFO } from "../arr/index.js";
 import { messageOf } from "../lib/errors.js";
 import type { ArrChoice } from "./arr-step.js";
 import type { SetupContext } from "./context.js";

@@ -1,5 +1,5 @@
 import type { Library } from "../domain.js";
-import { ARR_KIND_INFO } from "../targets/arr/index.js";
+import { ARR_KIND_INFO } from "../arr/index.js";
 import type { ArrChoice } from "./arr-step.js";
 import { composeMappings } from "./compose-mappings.js";
 import type { SetupContext } from "./context.js";

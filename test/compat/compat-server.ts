@@ -6,7 +6,7 @@ import { createIngest } from "../../src/ingest/pipeline.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { createPathMapper } from "../../src/paths/mapper.js";
-import { openDatabase } from "../../src/queue/database.js";
+import { openDatabase } from "../../src/queue/storage/database.js";
 import { createGroupCommit } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { createScanServer, listen } from "../../src/server/app.js";

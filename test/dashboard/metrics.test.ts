@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/cli.js";
 import { parseExposition, value } from "../helpers/prometheus.js";
 import { postForm, postJson, startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
-import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/views/scan-counts.js";
 
 describe("GET /metrics", () => {
   let t: TestService | undefined;

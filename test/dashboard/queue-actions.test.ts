@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prepareHistory, QueueBrowser } from "../../src/queue/history.js";
+import { prepareHistory, QueueBrowser } from "../../src/queue/views/history.js";
 import type { DeliveryJob } from "../../src/queue/types.js";
 import { createQueue, request } from "../queue/helpers.js";
 

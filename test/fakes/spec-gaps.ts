@@ -131,7 +131,7 @@ export const SPEC_GAPS: readonly SpecGap[] = [
     (server): SpecGap => ({
       server,
       what: "GET /api/v3/system/status (answered 404)",
-      why: "not an operation of this app: scanarr's app recognition asks /api/v3 first and reads the 404 as 'the /api/v1 apps' (targets/arr/client.ts)",
+      why: "not an operation of this app: scanarr's app recognition asks /api/v3 first and reads the 404 as 'the /api/v1 apps' (arr/client.ts)",
       patch: add("/api/v3/system/status", "get", {
         operationId: "notHereProbe",
         parameters: [],

@@ -13,7 +13,7 @@ import { buildConfig } from "../../src/import/build.js";
 import { createIngest } from "../../src/ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../../src/ingest/sources.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advance, createQueue, deferred, flush, recordingTarget } from "../queue/helpers.js";
 
 const AUTOSCAN = `

@@ -5,7 +5,7 @@ import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { createMountSafety, fileCheckPolicyOf, type MountSafety } from "../../src/mount/mount-safety.js";
-import type { AnchorCheck, FileChecker as GateFileChecker } from "../../src/queue/gates.js";
+import type { AnchorCheck, FileChecker as GateFileChecker } from "../../src/delivery/gates.js";
 import { recordingLogger } from "../helpers/log-lines.js";
 import { canMount, cleanupRclone, makeTempDir, startRcloneMount } from "../helpers/rclone-mount.js";
 

@@ -1,7 +1,7 @@
 // Child process of crash.test.ts: acknowledges each committed request on stdout until killed.
 import { systemClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { openDatabase } from "../../src/queue/database.js";
+import { openDatabase } from "../../src/queue/storage/database.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 
 const file = process.argv[2];

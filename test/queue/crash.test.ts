@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createQueue } from "./helpers.js";
-import { openDatabase } from "../../src/queue/database.js";
+import { openDatabase } from "../../src/queue/storage/database.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../..");

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
-import { startCheckpointer } from "../../src/queue/checkpointer.js";
-import { openDatabase } from "../../src/queue/database.js";
+import { startCheckpointer } from "../../src/queue/storage/checkpointer.js";
+import { openDatabase } from "../../src/queue/storage/database.js";
 import { prepareStatements } from "../../src/queue/statements.js";
 import { tempDatabase } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { QueueEvent } from "../../src/queue/events.js";
-import { startDelivery, type DeliveryHandle } from "../../src/queue/scheduler.js";
+import { startDelivery, type DeliveryHandle } from "../../src/delivery/scheduler.js";
 import { JellyfinApiClient } from "../../src/targets/jellyfin/api.js";
 import { JellyfinTarget } from "../../src/targets/jellyfin/jellyfin-target.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";

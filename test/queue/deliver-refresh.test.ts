@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Library, Target } from "../../src/domain.js";
-import { deliverFolder, deliveryTargetOf } from "../../src/queue/deliver.js";
+import { deliverFolder, deliveryTargetOf } from "../../src/delivery/deliver.js";
 
 const HD: Library = { id: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] };
 const UHD: Library = { id: "2", title: "Movies 4K", type: "movie", locations: ["/data/Movies"] };

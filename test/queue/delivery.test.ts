@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TargetUnavailableError, type Library } from "../../src/domain.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { advance, createQueue, deferred, flush, recordingTarget, request } from "./helpers.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import type { FileCheckPolicy } from "../../src/queue/file-checks.js";
-import type { FileChecker } from "../../src/queue/gates.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import type { FileChecker } from "../../src/delivery/gates.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advanceInSteps, createQueue, flush, recordingTarget, tempDatabase } from "./helpers.js";
 
 const POLICY: FileCheckPolicy = { maxChecks: 3, delayMs: 60_000, scanFolderOnExhaustion: false };

@@ -3,11 +3,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Library, Target } from "../../src/domain.js";
 import { systemClock } from "../../src/lib/clock.js";
-import { openDatabase, probeWrite } from "../../src/queue/database.js";
+import { openDatabase, probeWrite } from "../../src/queue/storage/database.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
-import { createSpaceReserve } from "../../src/queue/space-reserve.js";
-import { createStorageWatch } from "../../src/queue/storage-watch.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
+import { createSpaceReserve } from "../../src/queue/storage/space-reserve.js";
+import { createStorageWatch } from "../../src/queue/storage/storage-watch.js";
 import { recordingLogger } from "../helpers/log-lines.js";
 import { canMountSmallDisk, mountDiskForTest } from "../helpers/small-disk.js";
 

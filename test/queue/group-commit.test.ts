@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EnqueueOutcome, ScanRequest } from "../../src/domain.js";
 import { createGroupCommit, type QueueWriter } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
-import { DatabaseUnwritableError } from "../../src/queue/storage-errors.js";
+import { DatabaseUnwritableError } from "../../src/queue/storage/storage-errors.js";
 import { createQueue, request, tempDatabase } from "./helpers.js";
 
 describe("group commit", () => {

@@ -6,7 +6,7 @@ import type { Library, Target } from "../../src/domain.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { pino } from "pino";
 import { silentLogger, type Logger } from "../../src/lib/logger.js";
-import { openDatabase, type Database } from "../../src/queue/database.js";
+import { openDatabase, type Database } from "../../src/queue/storage/database.js";
 import { ScanQueue, type ScanQueueOptions } from "../../src/queue/scan-queue.js";
 
 const cleanups: Array<() => void> = [];

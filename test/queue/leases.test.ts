@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
-import { startDelivery, type DeliveryQueue } from "../../src/queue/scheduler.js";
+import { startDelivery, type DeliveryQueue } from "../../src/delivery/scheduler.js";
 import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request, tempDatabase } from "./helpers.js";
 
 describe("claim leases", () => {

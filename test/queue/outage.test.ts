@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TargetUnavailableError } from "../../src/domain.js";
 import type { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advanceInSteps, createQueue, recordingTarget, request, type RecordingTarget } from "./helpers.js";
 
 // The figures (#20, item 5): 20 held scans, 4 calls in flight per

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advance, createQueue, recordingTarget, request, tempDatabase } from "./helpers.js";
 
 describe("persistence", () => {

@@ -4,7 +4,7 @@ import { TargetUnavailableError } from "../../src/domain.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { isWithin } from "../../src/paths/index.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advanceInSteps, createQueue, recordingTarget, request } from "./helpers.js";
 
 // Few names, so random folders nest, repeat and share prefixes ("a" and "a b").

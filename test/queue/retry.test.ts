@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request } from "./helpers.js";
 
 const backoff = { baseMs: 1_000, factor: 2, maxMs: 8_000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { QueueBrowser } from "../../src/queue/history.js";
+import { QueueBrowser } from "../../src/queue/views/history.js";
 import { SHOWN_STATES } from "../../src/queue/shown-state.js";
 import type { DeliveryJob } from "../../src/queue/types.js";
 import { createQueue, request } from "./helpers.js";

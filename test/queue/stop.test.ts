@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
-import { startDelivery } from "../../src/queue/scheduler.js";
+import { startDelivery } from "../../src/delivery/scheduler.js";
 import { advance, createQueue, deferred, flush, recordingTarget, request, tempDatabase } from "./helpers.js";
 import { ManualClock } from "../../src/lib/clock.js";
 

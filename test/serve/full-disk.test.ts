@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/types.js";
-import { WAL_LIMIT_BYTES } from "../../src/queue/database.js";
+import { WAL_LIMIT_BYTES } from "../../src/queue/storage/database.js";
 import { postJson } from "../helpers/service.js";
 import { canMountSmallDisk } from "../helpers/small-disk.js";
 import { healthOf, serveOn, smallDiskInstall, walBytesOf, type SmallDiskInstall } from "../helpers/small-disk-service.js";

@@ -9,7 +9,7 @@ import { UserError } from "../../src/domain.js";
 import { ManualClock, systemClock } from "../../src/lib/clock.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { openDatabase } from "../../src/queue/database.js";
+import { openDatabase } from "../../src/queue/storage/database.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startService } from "../../src/serve/service.js";
 import { startFakePlex } from "../fakes/plex.js";

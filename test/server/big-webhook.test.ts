@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, startTestService, type TestService } from "../helpers/service.js";
-import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/views/scan-counts.js";
 
 let t: TestService;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, runBrowserTests } from "../helpers/chromium.js";
 import { startTestService, type TestService } from "../helpers/service.js";
-import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/views/scan-counts.js";
 
 /** A page on another site (localhost, while scanarr is 127.0.0.1) that posts a form to scanarr as soon as it loads. */
 async function startEvilSite(target: string, enctype: string): Promise<{ url: string; server: Server }> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ListedScan } from "../../src/queue/history.js";
+import type { ListedScan } from "../../src/queue/views/history.js";
 import type { DeliveryView } from "../../src/queue/types.js";
 import { renderHistory } from "../../src/server/dashboard/tables.js";
 import { elapsedText } from "../../src/server/views/elapsed.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postForm, postJson, startTestService, type TestService } from "../helpers/service.js";
-import { pendingOf, type ScanCounts } from "../../src/queue/scan-counts.js";
+import { pendingOf, type ScanCounts } from "../../src/queue/views/scan-counts.js";
 
 let t: TestService;
 beforeAll(async () => {

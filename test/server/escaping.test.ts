@@ -3,7 +3,7 @@ import { renderHistory, renderPending } from "../../src/server/dashboard/tables.
 import { renderLoginPage } from "../../src/server/login/login-page.js";
 import { renderManualPage } from "../../src/server/views/manual-page.js";
 import { renderResultPage } from "../../src/server/views/result-page.js";
-import type { ListedScan } from "../../src/queue/history.js";
+import type { ListedScan } from "../../src/queue/views/history.js";
 import { postForm, postJson, startTestService, type TestService } from "../helpers/service.js";
 import { postLogin, withLogin } from "../dashboard/login-helpers.js";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import type { Logger } from "../../src/lib/logger.js";
-import { openDatabase, type Database } from "../../src/queue/database.js";
+import { openDatabase, type Database } from "../../src/queue/storage/database.js";
 import type { WatchRoot } from "../../src/watch/config.js";
 import { createPathFilter } from "../../src/watch/filter.js";
 import type { WatchFs } from "../../src/watch/fs.js";

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
-import { openDatabase, type Database } from "../../src/queue/database.js";
+import { openDatabase, type Database } from "../../src/queue/storage/database.js";
 import { detectChanges } from "../../src/watch/detect.js";
 import { createPathFilter } from "../../src/watch/filter.js";
 import { PollWatcher } from "../../src/watch/poll-watcher.js";

@@ -1,5 +1,5 @@
 import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
-import { HOUR_MS, type ConfirmLatency, type HourCount } from "../../queue/history-stats.js";
+import { HOUR_MS, type ConfirmLatency, type HourCount } from "../../queue/views/history-stats.js";
 import { elapsedText } from "../views/elapsed.js";
 import { type ChartSeries, renderBarChart } from "../views/svg-chart.js";
 import type { DashboardDeps } from "./deps.js";

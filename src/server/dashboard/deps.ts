@@ -1,6 +1,6 @@
 import type { QueueEvents } from "../../queue/events.js";
-import type { QueueBrowser } from "../../queue/history.js";
-import type { QueueStats } from "../../queue/history-stats.js";
+import type { QueueBrowser } from "../../queue/views/history.js";
+import type { QueueStats } from "../../queue/views/history-stats.js";
 import type { HealthBody } from "../health.js";
 import type { ScanQueue } from "../../queue/scan-queue.js";
 import type { PathTrace } from "../../paths/trace.js";

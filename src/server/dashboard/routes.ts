@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { ListedScan } from "../../queue/history.js";
+import type { ListedScan } from "../../queue/views/history.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody } from "../body.js";
 import { HttpError } from "../http-error.js";
 import { sendJson } from "../respond.js";

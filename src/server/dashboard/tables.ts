@@ -1,5 +1,5 @@
 import { html, joinHtml, type SafeHtml } from "../../lib/html.js";
-import type { ListedScan } from "../../queue/history.js";
+import type { ListedScan } from "../../queue/views/history.js";
 import type { DeliveryView, ScanAction, ScanReason, ScanState } from "../../queue/types.js";
 import { FORM_TOKEN_FIELD } from "../same-origin.js";
 import { confirmedText } from "../views/elapsed.js";
@@ -32,7 +32,7 @@ const ERROR_STATES = new Set(["pending", "waiting", "failed", "unconfirmed", "sk
 
 /**
  * The one place a scan's row is decided, from what the queue says of it:
- * its shown state in words, why (src/queue/reasons.ts), and the actions
+ * its shown state in words, why (src/queue/views/reasons.ts), and the actions
  * that mean something in that state (actionsFor).
  */
 export function viewScan(scan: ListedScan, v: ViewContext): ScanView {

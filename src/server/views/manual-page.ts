@@ -34,7 +34,7 @@ ${recent.length === 0 ? html`<p>No scans yet.</p>` : html`<table id="recent"><th
   );
 }
 
-/** Why the scan waits or how it ended (src/queue/reasons.ts), cut short; the full text is in /api/queue. */
+/** Why the scan waits or how it ended (src/queue/views/reasons.ts), cut short; the full text is in /api/queue. */
 function reasonNote(scan: QueuedScan): SafeHtml | "" {
   const text = scan.reason?.text;
   if (!text) return "";

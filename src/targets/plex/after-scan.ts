@@ -11,7 +11,7 @@ import { refreshPlexItems, type ItemRefreshRound } from "./item-refresh.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
 import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
 import { messageOf } from "../../lib/errors.js";
-import type { AnchorSend } from "../../queue/anchor-gate.js";
+import type { AnchorSend } from "../../delivery/anchor-gate.js";
 
 /** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
 export type AfterScanConfig = Pick<

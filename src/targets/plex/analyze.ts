@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { AnchorMissingError, TargetAuthError, TargetUnavailableError } from "../../domain.js";
-import { sendUngated, type AnchorSend } from "../../queue/anchor-gate.js";
+import { sendUngated, type AnchorSend } from "../../delivery/anchor-gate.js";
 import type { PlexApiClient } from "./api.js";
 import type { PlexItemRef } from "./library-items-db.js";
 import { buildScannerCommand, type ScannerCommand, type ScannerSettings } from "../plex-scanner/scanner-command.js";

@@ -1,5 +1,5 @@
 import { AnchorMissingError, TargetAuthError } from "../../domain.js";
-import { sendUngated, type AnchorSend } from "../../queue/anchor-gate.js";
+import { sendUngated, type AnchorSend } from "../../delivery/anchor-gate.js";
 import type { PlexApiClient } from "./api.js";
 import type { PlexItemRef } from "./library-items-db.js";
 

@@ -6,7 +6,7 @@ import {
   listArrConnections,
   recogniseArr,
   type ArrApp,
-} from "../../../src/targets/arr/index.js";
+} from "../../../src/arr/index.js";
 import { startFakeArr, type FakeArr, type FakeArrKind } from "../../fakes/arr.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../../fakes/webhook-receiver.js";
 

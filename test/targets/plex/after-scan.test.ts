@@ -3,7 +3,7 @@ import { defaultConfig } from "../../../src/config/defaults.js";
 import type { Config } from "../../../src/config/types.js";
 import { TargetUnavailableError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
-import { sendUngated } from "../../../src/queue/anchor-gate.js";
+import { sendUngated } from "../../../src/delivery/anchor-gate.js";
 import { createPlexAfterScan } from "../../../src/targets/plex/after-scan.js";
 import type { ConfirmWait } from "../../../src/targets/plex/confirm.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";

@@ -1,0 +1,185 @@
+import { AnchorMissingError } from "../../domain.js";
+import type { Hooks } from "../../hooks/hooks.js";
+import type { Clock } from "../../lib/clock.js";
+import type { Logger } from "../../lib/logger.js";
+import type { DeliveryTarget } from "../deliver.js";
+import { sendThrough, type AnchorGate } from "../anchor-gate.js";
+import type { ScanQueue } from "../../queue/scan-queue.js";
+import type { PlexAfterScan } from "../../targets/plex/after-scan.js";
+import type { ConfirmStep, ConfirmWait } from "../../targets/plex/confirm.js";
+import { describeHeldSettle, describeProgress, readProgress, unsettled, type PlexConfirming, type SectionProgress } from "./progress.js";
+import { heldForAnchors, settleBatch } from "./settle.js";
+
+export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" | "saveConfirmProgress" | "recordConfirmed">;
+
+export interface ConfirmationOptions {
+  queue: ConfirmQueue;
+  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyzes" | "analyze" | "emptyTrash" | "refreshItems">;
+  /** The Plex target whose deliveries are confirmed: re-scans go through it, in its path form. */
+  target: DeliveryTarget;
+  hooks?: Hooks;
+  /** The service's anchor gate, shared with the scheduler: re-scans, analyze, item refresh and emptyTrash go through it. */
+  gate?: AnchorGate;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface ConfirmationHandle {
+  /** A delivery was recorded confirming: poll one interval from now, unless a poll is already due sooner. */
+  wake(): void;
+  /** Stops polling and waits for a poll under way; what it had not recorded is polled again on the next start. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Confirms every delivery to one Plex target recorded 'confirming', with one
+ * timer and one poll of that server per PLEX_CONFIRM_POLL_INTERVAL for all
+ * of them (one sections call answers every waiting scan). The queue keeps
+ * each delivery's progress, so a restart resumes where the last poll left off.
+ */
+export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
+  const { queue, clock, logger } = options;
+  const pollMs = options.afterScan.confirmSettings.pollMs;
+  let timer: unknown;
+  let running: Promise<void> | undefined;
+  let stopping = false;
+
+  function arm(delayMs: number): void {
+    if (timer !== undefined || stopping) return;
+    timer = clock.setTimeout(() => {
+      timer = undefined;
+      run();
+    }, delayMs);
+  }
+
+  function run(): void {
+    if (running || stopping) return;
+    running = pollOnce(options)
+      .catch((error: unknown) => logger.warn({ err: error }, "could not ask Plex about the scans being confirmed; asking again"))
+      .finally(() => {
+        running = undefined;
+        try {
+          if (queue.countConfirming(options.target.target.name) > 0) arm(pollMs);
+        } catch (error) {
+          logger.error({ err: error }, "could not read the scans being confirmed");
+          arm(pollMs);
+        }
+      });
+  }
+
+  // Deliveries a stop left confirming are polled again at once.
+  if (queue.countConfirming(options.target.target.name) > 0) arm(0);
+  return {
+    wake: () => arm(pollMs),
+    async stop() {
+      stopping = true;
+      if (timer !== undefined) clock.clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+/**
+ * Ends the confirmations of a target nothing confirms any more (its
+ * after-scan work was turned off, or it is no longer a Plex target with
+ * it): they are done as delivered, so their scans do not wait for ever.
+ */
+export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, logger: Logger): number {
+  const rows = queue.listConfirming(target);
+  if (rows.length === 0) return 0;
+  const detail = "delivered; not confirmed: the after-scan work of this target is off";
+  const ended = queue.recordConfirmed(
+    rows.map((r) => ({ deliveryId: r.deliveryId, scanId: r.scanId, state: "done" as const, detail, error: null, progress: r.progress })),
+  );
+  logger.info({ target, deliveries: ended }, "ended confirmations left from a run with the after-scan work on");
+  return ended;
+}
+
+/** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
+async function pollOnce(options: ConfirmationOptions): Promise<void> {
+  const { queue, afterScan, target: dt, clock, logger } = options;
+  const rows = queue.listConfirming(dt.target.name).map(readProgress);
+  if (rows.length === 0) return;
+  const waits: ConfirmWait[] = [];
+  for (const row of rows) {
+    for (const s of row.progress.sections) if (!s.result) waits.push(waitOf(row, s, dt));
+  }
+  const round = waits.length > 0 ? await afterScan.confirmer.poll(waits, clock.now()) : { outcomes: [], sections: [] };
+  const steps = new Map(round.outcomes.map((o) => [o.id, o.step]));
+  for (const row of rows) {
+    for (const s of row.progress.sections) {
+      const step = steps.get(`${row.deliveryId}:${s.id}`);
+      if (step) await apply(step, row, s, options);
+    }
+  }
+  const done = rows.filter((r) => r.progress.sections.every((s) => s.result));
+  const settleDeps = { ...options, target: dt.target.name, toTargetPath: (p: string) => dt.toTargetPath(p) };
+  // Held ones are polled again (their results dropped) and settled once every anchor is back.
+  const held = done.length > 0 ? await heldForAnchors(done, settleDeps) : new Set<PlexConfirming>();
+  if (held.size > 0) logger.debug({ target: dt.target.name, deliveries: held.size }, "analyze and item refresh wait for the anchors");
+  queue.saveConfirmProgress(
+    rows.map((r) =>
+      held.has(r)
+        ? { deliveryId: r.deliveryId, progress: unsettled(r.progress), detail: describeHeldSettle(r.progress) }
+        : { deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress) },
+    ),
+  );
+  const settled = done.filter((r) => !held.has(r));
+  if (settled.length === 0) return;
+  const finishes = await settleBatch(settled, round.sections, settleDeps);
+  queue.recordConfirmed(finishes);
+  logger.debug({ settled: finishes.length, waiting: rows.length - settled.length }, "confirmation poll");
+}
+
+function waitOf(row: PlexConfirming, s: SectionProgress, dt: DeliveryTarget): ConfirmWait {
+  return {
+    id: `${row.deliveryId}:${s.id}`,
+    sectionId: s.id,
+    scannedAt: s.scannedAt,
+    rescanned: s.rescanned,
+    ...(s.sawRefreshing !== undefined ? { sawRefreshing: s.sawRefreshing } : {}),
+    files: row.files.map((f) => dt.toTargetPath(f)),
+    deletedFiles: row.deletedFiles.map((f) => dt.toTargetPath(f)),
+  };
+}
+
+/** Moves one section's progress by the poll's step; a re-scan is made here, through the anchor gate and the target. */
+async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
+  const { target: dt, clock, logger } = options;
+  const send = sendThrough(options.gate);
+  switch (step.kind) {
+    case "wait":
+      if (step.refreshing) s.sawRefreshing = true;
+      s.notConfirmed = step.notConfirmed;
+      return;
+    case "rescan": {
+      const folder = dt.toTargetPath(row.folder);
+      const library = dt.libraries.knownLibraries()?.find((l) => l.id === s.id) ?? { id: s.id, title: s.title, type: "", locations: [] };
+      try {
+        await send(() => dt.target.scan(folder, library, []));
+        logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
+        delete s.rescanHeld;
+        Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, notConfirmed: step.notConfirmed });
+      } catch (error) {
+        if (error instanceof AnchorMissingError) {
+          // Like a delivery: nothing sent, nothing counted; the next poll decides "rescan" again.
+          if (s.rescanHeld === undefined) logger.warn({ folder, section: s.title }, "re-scan held: an anchor is missing");
+          s.rescanHeld = clock.now();
+          s.notConfirmed = step.notConfirmed;
+          return;
+        }
+        // The next poll decides "rescan" again and tries once more.
+        logger.warn({ folder, section: s.title, err: error }, "could not scan the folder again; trying at the next poll");
+      }
+      return;
+    }
+    case "confirmed":
+    case "finished":
+      s.result = { kind: step.kind, items: step.items, notConfirmed: [] };
+      return;
+    case "unconfirmed":
+      s.result = { kind: "unconfirmed", items: step.items, notConfirmed: step.notConfirmed, reason: step.reason };
+      return;
+  }
+}

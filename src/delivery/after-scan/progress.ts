@@ -1,0 +1,65 @@
+import type { ConfirmingDelivery } from "../../queue/confirm-store.js";
+import type { PlexItemRef } from "../../targets/plex/library-items-db.js";
+
+/** How one library section of a confirming delivery stands; the driver's record, stored by the queue as JSON. */
+export interface SectionProgress {
+  id: string;
+  title: string;
+  /** When the latest scan call (first or re-scan) was accepted. */
+  scannedAt: number;
+  rescanned: boolean;
+  /** Since when the re-scan is held by a missing anchor (unset once it went out). */
+  rescanHeld?: number;
+  sawRefreshing?: boolean;
+  /** Files the latest poll found not as expected (shown while waiting). */
+  notConfirmed?: string[];
+  /** Set once the section is settled. */
+  result?: { kind: "confirmed" | "finished" | "unconfirmed"; items: PlexItemRef[]; notConfirmed: string[]; reason?: string };
+}
+
+export interface ConfirmProgressRecord {
+  sections: SectionProgress[];
+}
+
+/** A confirming delivery with the Plex driver's record read (or started). */
+export type PlexConfirming = Omit<ConfirmingDelivery, "progress"> & { progress: ConfirmProgressRecord };
+
+/**
+ * The driver's record of a delivery: as last saved, or, before the first
+ * poll, one section per library the folder resolved to, scanned when it was
+ * delivered. A record this version cannot read counts as no section: the
+ * delivery then settles as finished at once.
+ */
+export function readProgress(row: ConfirmingDelivery): PlexConfirming {
+  const saved = row.progress as Partial<ConfirmProgressRecord> | null;
+  const progress: ConfirmProgressRecord =
+    saved === null
+      ? { sections: row.libraries.map((l) => ({ id: l.id, title: l.title, scannedAt: row.deliveredAt, rescanned: false })) }
+      : Array.isArray(saved.sections)
+        ? (saved as ConfirmProgressRecord)
+        : { sections: [] };
+  return { ...row, progress };
+}
+
+/** While confirming: what the latest poll saw, in words (the queue shows it as the delivery's detail). */
+export function describeProgress(progress: ConfirmProgressRecord): string {
+  const held = progress.sections.some((s) => s.rescanHeld !== undefined);
+  const parts = progress.sections.map((s) => {
+    const missing = s.notConfirmed?.length ? `, not in Plex yet: ${s.notConfirmed.join(", ")}` : "";
+    const rescan = s.rescanHeld !== undefined ? " (to be scanned again)" : s.rescanned ? " (scanned again)" : "";
+    return `${s.title}${rescan}${missing}`;
+  });
+  const waiting = `waiting for Plex to confirm: ${parts.join("; ") || "the section"}`;
+  return held ? `held: re-scan waits for the anchors (an anchor is missing); ${waiting}` : waiting;
+}
+
+/** A settled delivery whose analyze or item refresh waits for the anchors, in words. */
+export function describeHeldSettle(progress: ConfirmProgressRecord): string {
+  const titles = progress.sections.map((s) => s.title).join(", ");
+  return `held: ${titles || "the section"} settled in Plex; analyze and item refresh wait for the anchors (an anchor is missing)`;
+}
+
+/** The record with its sections' results dropped: the next poll decides them again. */
+export function unsettled(progress: ConfirmProgressRecord): ConfirmProgressRecord {
+  return { ...progress, sections: progress.sections.map(({ result: _result, ...s }) => s) };
+}
