@@ -1,20 +1,12 @@
-import path from "node:path";
 import type { Server } from "node:http";
 import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
 import type { InstallPaths } from "../lib/install-paths.js";
-import { freeBytesOf } from "../lib/free-bytes.js";
 import type { Logger } from "../lib/logger.js";
 import { createIngest } from "../ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../ingest/sources.js";
-import { openServiceDatabase, probeWrite, shareDatabase, type ServiceDatabase } from "../queue/storage/database.js";
-import type { Checkpointer } from "../queue/storage/checkpointer.js";
-import { startCheckpointerOnWrite } from "../queue/storage/checkpointer-on-write.js";
-import { createStorageWatch } from "../queue/storage/storage-watch.js";
-import { guardWal } from "../queue/storage/wal-guard.js";
-import { createSpaceReserve } from "../queue/storage/space-reserve.js";
-import { acquireInstanceLock, type InstanceLock } from "../queue/storage/instance-lock.js";
+import { openQueueStorage, type QueueStorage } from "../queue/storage/queue-storage.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { startDelivery, type DeliveryHandle } from "../delivery/scheduler.js";
@@ -76,70 +68,24 @@ const HTTP_DRAIN_LIMIT_MS = 10_000;
  * that cannot bind must not have claimed work).
  */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
-  const lock = acquireInstanceLock(deps.paths.dataDir);
-  let opened: ServiceDatabase | undefined;
+  const { dataDir, database } = deps.paths;
+  const storage = openQueueStorage({ dataDir, database, clock: deps.clock, logger: deps.logger });
   try {
-    opened = openServiceDatabase(deps.paths.database);
-    return await startWithDatabase(deps, opened, lock);
+    return await startWithStorage(deps, storage);
   } catch (error) {
-    if (opened?.db.open) opened.db.close();
-    lock.release();
+    await storage.close();
     throw error;
   }
 }
 
-async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, lock: InstanceLock): Promise<RunningService> {
+async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promise<RunningService> {
   const { config, logger, clock } = deps;
-  const { db } = opened;
-  const database = deps.paths.database;
+  const { db } = storage;
   const mapper = createServerMapper(config);
   const shutdown = new AbortController();
   const targets = buildAll(deps, shutdown.signal);
   const mount = createMountSafety(config, { logger, clock });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
-  // Started on a full disk (see openServiceDatabase): the database is this process's alone until a write works again.
-  let exclusive = opened.exclusive;
-  let checkpointer: Checkpointer | undefined;
-  let interruptedLeft = true;
-  // Made now while there is room; released the moment the disk fills (see space-reserve.ts).
-  const reserve = createSpaceReserve(path.join(deps.paths.dataDir, "scanarr.reserve"));
-  if (!exclusive) reserve.ensure();
-  // A write that works, made at start and once a second while the disk is full: it shares the
-  // database again after a start on a full disk, and resumes the deliveries a stop left claimed.
-  function probe(): void {
-    if (exclusive) {
-      shareDatabase(db);
-      exclusive = false;
-      checkpointer = startCheckpointing();
-      logger.info({ database }, "the database is shared again: other scanarr commands can read it");
-    }
-    if (interruptedLeft) {
-      queue.resumeInterrupted();
-      interruptedLeft = false;
-    }
-    // The resumption may have had nothing to write: a full disk is found now, not by the first webhook.
-    probeWrite(db);
-  }
-  function startCheckpointing(): Checkpointer {
-    return startCheckpointerOnWrite(database, logger, { onReport: (report) => storage.checkpointed(report) });
-  }
-  const storage = createStorageWatch({
-    database,
-    clock,
-    logger,
-    reserve,
-    freeBytes: () => freeBytesOf(deps.paths.dataDir),
-    probe,
-    checkpointNow: () => checkpointer?.now(),
-  });
-  if (exclusive) {
-    storage.report(opened.openError);
-    logger.warn(
-      { database },
-      "started on a full disk: the queue is read and shown, but until the database writes again it is held by this serve alone " +
-        "(other scanarr commands cannot read it), nothing is accepted and nothing is delivered",
-    );
-  }
   const queue = new ScanQueue({
     fileChecks: fileCheckPolicyOf(config),
     db,
@@ -148,17 +94,10 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
     logger,
-    // Below, so a full disk only puts it off.
+    // By the storage, so a full disk only puts it off.
     recover: false,
   });
-  const unguardWal = guardWal(db, database, queue, logger);
-  if (storage.problem() === undefined) {
-    try {
-      probe();
-    } catch (error) {
-      if (!storage.report(error)) throw error;
-    }
-  }
+  storage.attach(queue);
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
@@ -170,7 +109,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     ignoreList: config.SERVER_IGNORE_LIST,
     sources,
     catalog,
-    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage),
+    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage.watch),
     logger,
   });
   const status = () => ({
@@ -187,7 +126,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       delivery: () => delivery,
       drive: () => drive,
       watch: () => watch?.status() ?? [],
-      databaseProblem: storage.problem,
+      databaseProblem: storage.watch.problem,
     });
   const wiring = await wireDashboard({ config, db, clock, queue, mapper, targets, status, health, anchors });
   const compat = createCompatDeps(config, { clock, catalog, sources });
@@ -213,11 +152,10 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     address = await listen(server, config.SERVER_IP, config.SERVER_PORT);
   } catch (error) {
     shutdown.abort();
-    storage.stop();
     await mount.close();
     throw error;
   }
-  if (!exclusive) checkpointer = startCheckpointing();
+  storage.startCheckpointing();
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
@@ -256,10 +194,10 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     policy: { concurrencyPerTarget: config.SERVER_DELIVERY_CONCURRENCY },
     fileChecker: mount.files,
     anchors: gate,
-    storage,
+    storage: storage.watch,
     anchorRetryMs: deps.anchorPollMs,
   });
-  storage.onWritable(() => delivery?.wake());
+  storage.watch.onWritable(() => delivery?.wake());
   const onPoll = wiring.metrics?.drivePoll;
   // The drive's own SOURCES rewrites decide which files have a media-server path, as the pipeline will map them.
   const driveMapper = sources.settingsFor("drive")?.mapper ?? mapper;
@@ -314,11 +252,7 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
       shutdown.abort();
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
-      storage.stop();
-      unguardWal();
-      await checkpointer?.stop();
-      db.close();
-      lock.release();
+      await storage.close();
     },
   };
 }
