@@ -7,6 +7,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { ScanQueue } from "../src/queue/scan-queue.js";
+import { QueueReads } from "../src/queue/views/queue-reads.js";
 import { startDelivery } from "../src/delivery/scheduler.js";
 import { startAfterScan } from "../src/serve/after-scan.js";
 import { buildTargets } from "../src/targets/build-targets.js";
@@ -48,6 +49,7 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   const controller = new AbortController();
   const targets = buildTargets(config, { logger, clock, env: process.env, signal: controller.signal });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
+  const reads = new QueueReads(db, clock);
   // Every poll ends by asking how many deliveries still wait (to arm the next one): the bench's "poll done".
   let pollsEnded = 0;
   const watched = Object.assign(Object.create(queue) as ScanQueue, {
@@ -76,7 +78,7 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   clock.advance(0);
   await plex.waitForRefreshes(folders.length, 120_000);
   const deliverMs = performance.now() - deliverStarted;
-  await until(() => queue.listPending(1_000).every((s) => s.state === "confirming"), "every delivery to be recorded");
+  await until(() => reads.listPending(1_000).every((s) => s.state === "confirming"), "every delivery to be recorded");
 
   const before = plex.requests.length;
   const confirmStarted = performance.now();
@@ -102,7 +104,7 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
     sectionPolls: count((url) => url === "/library/sections"),
     folderListings: count((url) => url.includes("/folder")),
     analyzeCalls: count((url, method) => method === "PUT" && url.endsWith("/analyze")),
-    done: queue.recent(1_000).filter((s) => s.state === "done").length,
+    done: reads.recent(1_000).filter((s) => s.state === "done").length,
     otherCalls: 0,
     deliverMs,
     confirmMs,

@@ -10,6 +10,7 @@ import path from "node:path";
 import { createIngest } from "../src/ingest/pipeline.js";
 import { createPathMapper } from "../src/paths/index.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
+import { QueueReads } from "../src/queue/views/queue-reads.js";
 import { startDelivery } from "../src/delivery/scheduler.js";
 import { buildTargets } from "../src/targets/build-targets.js";
 import { until } from "./lib/until.js";
@@ -54,6 +55,7 @@ async function runCase(name: Case): Promise<Figures> {
   const { dir, db, clock, logger, config } = plexQueueSetup("item-refresh", plex, { PLEX_DATABASE_PATH: databasePath });
   const targets = buildTargets(config, { logger, clock, env: process.env });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
+  const reads = new QueueReads(db, clock);
   const ingest = createIngest({ mapper: createPathMapper({}), ignoreList: [], sink: { enqueue: async (r) => queue.enqueue(r) } });
   // Spread the chosen movies over the section, so their folders are not the first ones listed.
   const chosen = Array.from({ length: folderCount }, (_, i) => Math.floor((i * movies) / folderCount));
@@ -67,20 +69,20 @@ async function runCase(name: Case): Promise<Figures> {
   const cpu = process.cpuUsage();
   const delivery = startDelivery({ queue, targets, clock, logger });
   clock.advance(0);
-  await until(() => queue.recent(folderCount).filter((s) => s.state === "done").length >= folderCount, "every scan to be done", 600_000, 1);
+  await until(() => reads.recent(folderCount).filter((s) => s.state === "done").length >= folderCount, "every scan to be done", 600_000, 1);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const count = (test: (url: string, method: string) => boolean) => plex.requests.filter((r) => test(r.url, r.method)).length;
   const figures: Figures = {
     case: name,
     requests: folderCount * perFolder,
-    scans: queue.recent(10 * folderCount).length,
+    scans: reads.recent(10 * folderCount).length,
     rootListings: count((url) => /\/folder(\?X-Plex|$)/.test(url) || url.endsWith("/folder")),
     folderListings: count((url) => url.includes("/folder")),
     itemRefreshes: count((url, method) => method === "PUT" && url.endsWith("/refresh")),
     sectionScans: plex.refreshes.length,
     otherCalls: 0,
-    done: queue.recent(10 * folderCount).filter((s) => s.state === "done").length,
+    done: reads.recent(10 * folderCount).filter((s) => s.state === "done").length,
     ms,
     cpuMs: (used.user + used.system) / 1000,
   };

@@ -9,6 +9,7 @@ import { ManualClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
 import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
+import { QueueReads } from "../src/queue/views/queue-reads.js";
 
 const PENDING = Number(process.argv[2] ?? 30_000);
 const ROUNDS = 41;
@@ -17,6 +18,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "scanarr-bench-"));
 const db = openDatabase(path.join(dir, "scanarr.db"));
 const clock = new ManualClock();
 const queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 60_000, logger: silentLogger() });
+const reads = new QueueReads(db, clock);
 for (let i = 0; i < PENDING; i += 1_000) {
   queue.enqueue(Array.from({ length: 1_000 }, (_, j) => ({ folder: `/data/TV/Show ${i + j}`, source: "bench", event: "Fill" })));
 }
@@ -35,8 +37,8 @@ function median(fn: () => unknown): number {
 
 function report(label: string): void {
   const reference = median(() => stored.all());
-  const counts = median(() => queue.counts());
-  const shown = Object.entries(queue.counts())
+  const counts = median(() => reads.counts());
+  const shown = Object.entries(reads.counts())
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${s} ${n}`)
     .join(", ");

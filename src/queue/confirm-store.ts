@@ -2,7 +2,10 @@ import type { Database, Statement } from "better-sqlite3";
 import { finishIfComplete, type DeliveryContext } from "./deliveries.js";
 import { parseLibraries } from "./rows.js";
 import type { FileRow } from "./scan-files.js";
+import type { QueueEvent } from "./events.js";
 import type { DeliveryJob, LibraryRef } from "./types.js";
+
+type ConfirmationEnded = Extract<QueueEvent, { type: "confirmation-ended" }>;
 
 /**
  * The queue's side of confirmation, whatever the target: a delivery the
@@ -115,19 +118,34 @@ export function listConfirming(cst: ConfirmStatements, target: string, limit: nu
   });
 }
 
-/** The confirmation ended, when the delivery was still confirming: its target and folder (for the event). */
-export function finishConfirming(
+/** Stores the drivers' records of confirming deliveries (inside the caller's transaction); answers how many it saved. */
+export function saveConfirmProgress(cst: ConfirmStatements, updates: readonly ConfirmProgress[], now: number): number {
+  let saved = 0;
+  for (const u of updates) saved += cst.saveProgress.run(JSON.stringify(u.progress), u.detail, now, u.deliveryId).changes;
+  return saved;
+}
+
+/**
+ * Ends the confirmations of deliveries still confirming (inside the caller's
+ * transaction); their scans finish when nothing else is open. Answers the
+ * event of each it ended.
+ */
+export function finishConfirmations(
   ctx: DeliveryContext,
   cst: ConfirmStatements,
-  finish: ConfirmFinish,
+  finishes: readonly ConfirmFinish[],
   now: number,
-): { target: string; folder: string } | undefined {
-  const record = finish.progress === null ? null : JSON.stringify(finish.progress);
-  const ended = cst.finish.get(finish.state, record, finish.detail, finish.error, now, finish.deliveryId) as
-    | { target: string; folder: string }
-    | undefined;
-  if (ended) finishIfComplete(ctx, finish.scanId, now);
-  return ended;
+): ConfirmationEnded[] {
+  return finishes.flatMap((f) => {
+    const record = f.progress === null ? null : JSON.stringify(f.progress);
+    const ended = cst.finish.get(f.state, record, f.detail, f.error, now, f.deliveryId) as { target: string; folder: string } | undefined;
+    if (!ended) return [];
+    finishIfComplete(ctx, f.scanId, now);
+    const after = f.progress?.confirmedAfterMs;
+    const { deliveryId, scanId, state, error } = f;
+    const event: ConfirmationEnded = { type: "confirmation-ended", at: now, deliveryId, scanId, state, error, ...ended };
+    return [after !== undefined ? { ...event, confirmedAfterMs: after } : event];
+  });
 }
 
 function parseRecord(json: string | null): object | null {

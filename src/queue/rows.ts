@@ -1,9 +1,6 @@
 import type { OpenScanRow } from "./open-scan.js";
-import type { FileRow } from "./scan-files.js";
 import type { DeliveryState, FilesState, StoredScanState } from "./lifecycle.js";
-import { reasonFor } from "./views/reasons.js";
-import { actionsFor, shownState, STATE_WORDS, type ShownContext } from "./shown-state.js";
-import type { DeliveryView, LibraryRef, QueuedScan, RequestOrigin, ScanFacts } from "./types.js";
+import type { LibraryRef, ScanFacts } from "./types.js";
 
 export type { StoredScanState } from "./lifecycle.js";
 
@@ -32,21 +29,6 @@ export interface DeliveryRow {
   confirm: string | null;
 }
 
-export function toDeliveryView(row: DeliveryRow): DeliveryView {
-  return {
-    target: row.target,
-    state: row.state,
-    dueAt: row.due_at,
-    attempts: row.attempts,
-    lastError: row.last_error,
-    libraries: parseLibraries(row.libraries),
-    // While confirming, the detail is the driver's latest word on it.
-    detail: row.state === "confirming" ? (row.detail ?? "waiting for confirmation") : row.detail,
-    confirmedAfterMs: confirmedAfterOf(row.confirm),
-    updatedAt: row.updated_at,
-  };
-}
-
 /** The mergeable fields of a stored scan. */
 export function factsOf(row: OpenScanRow): ScanFacts {
   return {
@@ -59,32 +41,6 @@ export function factsOf(row: OpenScanRow): ScanFacts {
     lastRequestedAt: row.last_requested_at,
     dueAt: row.due_at,
   };
-}
-
-/** A stored scan as the queue shows it: its shown state, its reason and its actions, from its rows and `ctx`. */
-export function toQueuedScan(
-  row: ScanRow,
-  deliveries: DeliveryRow[],
-  files: FileRow[],
-  origins: RequestOrigin[],
-  ctx: ShownContext,
-): QueuedScan {
-  const waiting = row.files_state === "waiting" && (row.state === "open" || row.state === "closed");
-  const state = shownState(row, deliveries, ctx);
-  const scan = {
-    id: row.id,
-    ...factsOf(row),
-    state,
-    stateText: STATE_WORDS[state],
-    finishedAt: row.finished_at,
-    deliveries: deliveries.map(toDeliveryView),
-    files: files.map((f) => ({ path: f.path, deleted: f.deletion === 1, seen: f.seen === 1 })),
-    fileChecks: row.file_checks,
-    nextFileCheckAt: waiting ? Math.max(row.file_check_at, row.due_at) : null,
-    detail: row.detail,
-    origins,
-  };
-  return { ...scan, reason: reasonFor(scan, ctx.holds, ctx.now), actions: actionsFor(state) };
 }
 
 /** The libraries column (JSON); null when unset or unreadable. */
@@ -103,18 +59,4 @@ function isLibraryRef(value: unknown): value is LibraryRef {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   return typeof record.id === "string" && typeof record.title === "string";
-}
-
-function confirmedAfterOf(json: string | null): number | null {
-  const value = (parseJson(json) as { confirmedAfterMs?: unknown } | undefined)?.confirmedAfterMs;
-  return typeof value === "number" ? value : null;
-}
-
-function parseJson(json: string | null): unknown {
-  if (json === null) return undefined;
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    return undefined;
-  }
 }

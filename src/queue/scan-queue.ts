@@ -1,18 +1,13 @@
-import { inTransaction } from "./storage/database.js";
 import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
-import { coalesceRequest } from "./coalesce.js";
-import * as deliveries from "./deliveries.js";
-import { normalizeFolder, separatorOf } from "./folder-key.js";
-import { createPriorityOf, type PriorityOf } from "./priority.js";
-import { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
-
-export { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
-import { QueueReads } from "./views/queue-reads.js";
+import * as actions from "./actions.js";
 import { DEFAULT_LEASE_MS, newOwnerId } from "./claim-owner.js";
-import { attachFiles } from "./scan-files.js";
-import { recordOrigins } from "./scan-requests.js";
-import { holdsDiffer, readHolds, replaceHolds, type HoldInput } from "./holds.js";
+import { Committer } from "./commit.js";
+import { finishConfirmations, recordConfirming, saveConfirmProgress, type ConfirmFinish, type ConfirmProgress } from "./confirm-store.js";
+import * as deliveries from "./deliveries.js";
+import { DueReads } from "./due-reads.js";
+import { enqueueRequests } from "./enqueue.js";
+import type { DeliveryRecord, QueueEvent, QueueListener } from "./events.js";
 import {
   dueFileChecks,
   recordFileChecks,
@@ -21,10 +16,13 @@ import {
   type FileCheckResult,
   type FileCheckSummary,
 } from "./file-checks.js";
+import { normalizeFolder, separatorOf } from "./folder-key.js";
+import { holdsDiffer, readHolds, replaceHolds, type HoldInput } from "./holds.js";
+import { createPriorityOf, type PriorityOf } from "./priority.js";
+import { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
 import type { DeliveryJob, ExpiredScan, LibraryRef } from "./types.js";
-import { finishConfirming, recordConfirming, type ConfirmFinish, type ConfirmProgress } from "./confirm-store.js";
-import * as actions from "./actions.js";
-import { EventBuffer, type DeliveryRecord, type QueueEvent, type QueueListener } from "./events.js";
+
+export { defaultMaxWaitMs, type ScanQueueOptions } from "./scan-queue-options.js";
 
 /**
  * The durable, coalescing scan queue (SQLite), and the only writer of its
@@ -32,18 +30,17 @@ import { EventBuffer, type DeliveryRecord, type QueueEvent, type QueueListener }
  * each one transaction (or part of the caller's `batch`), and told to
  * `subscribe`rs after the commit. Every method is synchronous.
  */
-export class ScanQueue extends QueueReads {
+export class ScanQueue extends DueReads {
   private readonly ctx: FileCheckContext;
   private readonly clock: Clock;
   private readonly priorityOf: PriorityOf;
-  private readonly events: EventBuffer;
+  private readonly commits: Committer;
   private readonly ast: actions.ActionStatements;
-  private depth = 0;
 
   constructor(private readonly options: ScanQueueOptions) {
-    super(options.db, options.clock);
+    super(options.db);
     this.clock = options.clock;
-    this.events = new EventBuffer(options.logger);
+    this.commits = new Committer(options.db, options.logger);
     this.ast = actions.prepareActionStatements(options.db);
     this.priorityOf = createPriorityOf(options.priorities ?? {}, separatorOf);
     this.ctx = {
@@ -67,8 +64,9 @@ export class ScanQueue extends QueueReads {
   /**
    * Puts deliveries a stop or crash left `delivering` back to pending and
    * matches the deliveries to the configured targets. Runs once at start,
-   * before anything is claimed; serve calls it itself (recover: false) so a
-   * start on a full disk can put it off until the database writes again.
+   * before anything is claimed; serve's storage calls it (recover: false) so
+   * a start on a full disk puts it off until the database writes again
+   * (storage/queue-storage.ts).
    */
   resumeInterrupted(): void {
     const reset = this.transaction(() => deliveries.recoverInterrupted(this.ctx, this.clock.now()));
@@ -84,38 +82,8 @@ export class ScanQueue extends QueueReads {
   enqueue(requests: ScanRequest[]): EnqueueOutcome {
     const folders = ScanQueue.checkRequests(requests);
     const now = this.clock.now();
-    const queued = new Set<string>();
-    const covered = new Set<string>();
-    let earliest = Infinity;
     return this.transaction(() => {
-      requests.forEach((request, i) => {
-        const folder = folders[i] as string;
-        const delayMs = request.delayMs ?? this.ctx.delayMs;
-        const result = coalesceRequest(
-          this.ctx,
-          request.scanFolder !== false,
-          {
-            folder,
-            priority: request.priority ?? this.priorityOf(folder),
-            requests: 1,
-            source: request.source,
-            event: request.event,
-            firstRequestedAt: now,
-            lastRequestedAt: now,
-            dueAt: now + delayMs,
-          },
-          now,
-          // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
-          delayMs === this.ctx.delayMs ? this.ctx.maxWaitMs : Math.max(this.ctx.maxWaitMs, defaultMaxWaitMs(delayMs)),
-        );
-        const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
-        attachFiles(this.ctx.fst, result.scanId, request.files ?? [], intent, this.ctx.gateFiles, now);
-        const origins = request.origins ?? (request.files?.length ? request.files : [folder]).map((p) => ({ path: p, mapped: p }));
-        recordOrigins(this.rst, result.scanId, origins, request.source, request.event, now);
-        (result.kind === "covered" ? covered : queued).add(folder);
-        earliest = Math.min(earliest, result.dueAt);
-      });
-      const outcome = { queued: [...queued], covered: [...covered].filter((f) => !queued.has(f)) };
+      const { outcome, earliest } = enqueueRequests(this.ctx, this.priorityOf, requests, folders, now);
       if (earliest !== Infinity) this.tell({ type: "enqueued", at: now, dueAt: earliest, ...outcome });
       return outcome;
     });
@@ -123,7 +91,7 @@ export class ScanQueue extends QueueReads {
 
   /** Calls `listener` with every QueueEvent after its commit (src/queue/events.ts); returns the unsubscribe. */
   subscribe(listener: QueueListener): () => void {
-    return this.events.subscribe(listener);
+    return this.commits.subscribe(listener);
   }
 
   // The scheduler's side. Each call is one transaction, or part of the caller's batch.
@@ -163,8 +131,7 @@ export class ScanQueue extends QueueReads {
   saveConfirmProgress(updates: ConfirmProgress[]): void {
     this.transaction(() => {
       const now = this.clock.now();
-      let saved = 0;
-      for (const u of updates) saved += this.cst.saveProgress.run(JSON.stringify(u.progress), u.detail, now, u.deliveryId).changes;
+      const saved = saveConfirmProgress(this.cst, updates, now);
       if (saved > 0) this.tell({ type: "confirmation-progress", at: now, deliveries: saved });
     });
   }
@@ -172,26 +139,9 @@ export class ScanQueue extends QueueReads {
   /** Ends confirmations (done or unconfirmed); their scans finish when nothing else is open. */
   recordConfirmed(finishes: ConfirmFinish[]): number {
     return this.transaction(() => {
-      const now = this.clock.now();
-      let recorded = 0;
-      for (const f of finishes) {
-        const ended = finishConfirming(this.ctx, this.cst, f, now);
-        if (!ended) continue;
-        recorded += 1;
-        const after = f.progress?.confirmedAfterMs;
-        const { deliveryId, scanId, state, error } = f;
-        this.tell({
-          type: "confirmation-ended",
-          at: now,
-          deliveryId,
-          scanId,
-          state,
-          error,
-          ...ended,
-          ...(after !== undefined ? { confirmedAfterMs: after } : {}),
-        });
-      }
-      return recorded;
+      const ended = finishConfirmations(this.ctx, this.cst, finishes, this.clock.now());
+      for (const event of ended) this.tell(event);
+      return ended.length;
     });
   }
 
@@ -327,28 +277,11 @@ export class ScanQueue extends QueueReads {
   }
 
   private tell(event: QueueEvent): void {
-    this.events.hold(event);
+    this.commits.tell(event);
   }
 
-  /**
-   * One transaction, or part of the one under way; the events of the
-   * outermost call go out once it commits and are dropped if it rolls back.
-   * (Inside a transaction the queue did not open, they go out when the call
-   * returns: share a transaction through `batch`, never around the queue.)
-   */
+  /** One transaction, or part of the one under way; events go out after the outermost commit (commit.ts). */
   private transaction<T>(fn: () => T): T {
-    if (this.depth > 0) return fn();
-    this.depth = 1;
-    let result: T;
-    try {
-      result = inTransaction(this.options.db, fn);
-    } catch (error) {
-      this.events.discard();
-      throw error;
-    } finally {
-      this.depth = 0;
-    }
-    this.events.publish();
-    return result;
+    return this.commits.run(fn);
   }
 }

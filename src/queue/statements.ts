@@ -161,10 +161,6 @@ export function prepareStatements(db: Database) {
     ),
     countPending: p<[]>("SELECT COALESCE(SUM(n), 0) AS n FROM scan_count WHERE state IN ('open', 'closed')"),
     countFailed: p<[]>("SELECT COALESCE(SUM(n), 0) AS n FROM scan_count WHERE state = 'failed'"),
-    listPending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
-    listUnconfirmed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'unconfirmed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
-    listFailed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
-    recent: p<[number]>("SELECT * FROM scan_queue ORDER BY last_requested_at DESC, id DESC LIMIT ?"),
     finishedCutoff: p<[string, number]>(
       "SELECT finished_at AS at FROM scan_queue WHERE state = ? ORDER BY finished_at DESC LIMIT 1 OFFSET ?",
     ),

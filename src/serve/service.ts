@@ -9,6 +9,7 @@ import { createServerMapper, createSourceTable } from "../ingest/sources.js";
 import { openQueueStorage, type QueueStorage } from "../queue/storage/queue-storage.js";
 import { createGroupCommit } from "../queue/group-commit.js";
 import { ScanQueue } from "../queue/scan-queue.js";
+import { QueueReads } from "../queue/views/queue-reads.js";
 import { startDelivery, type DeliveryHandle } from "../delivery/scheduler.js";
 import { createAnchorGate } from "../delivery/anchor-gate.js";
 import { createScanServer, listen } from "../server/app.js";
@@ -133,7 +134,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const login = { username: config.SERVER_USERNAME, passwordHash: config.SERVER_PASSWORD_HASH };
   const server = createScanServer({
     pass: config.SERVER_PASS,
-    queue,
+    queue: new QueueReads(db, clock),
     ingest,
     logger,
     clock,

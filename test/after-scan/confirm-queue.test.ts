@@ -60,7 +60,7 @@ describe("confirmation through the queue", () => {
     expect(scan?.deliveries[0]?.state).toBe("unconfirmed");
     expect(scan?.deliveries[0]?.lastError).toContain(EPISODE);
     expect(scan?.deliveries[0]?.confirmedAfterMs).toBeNull();
-    expect(rig.queue.listUnconfirmed().map((s) => s.folder)).toEqual([SEASON]);
+    expect(rig.reads.listUnconfirmed().map((s) => s.folder)).toEqual([SEASON]);
     expect(rig.lines.some((l) => String(l.msg).startsWith("scan unconfirmed") && JSON.stringify(l.missing).includes(EPISODE))).toBe(true);
   });
 

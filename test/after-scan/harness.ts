@@ -6,6 +6,7 @@ import { ManualClock } from "../../src/lib/clock.js";
 import type { Database } from "../../src/queue/storage/database.js";
 import { createAnchorGate } from "../../src/delivery/anchor-gate.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
+import { QueueReads } from "../../src/queue/views/queue-reads.js";
 import { startDelivery, type DeliveryHandle } from "../../src/delivery/scheduler.js";
 import type { QueuedScan } from "../../src/queue/types.js";
 import { startAfterScan, type AfterScanWiring } from "../../src/serve/after-scan.js";
@@ -29,6 +30,8 @@ export interface AfterScanRig {
   plex: FakePlex;
   clock: ManualClock;
   queue: ScanQueue;
+  /** The scans as shown (the read side). */
+  reads: QueueReads;
   db: Database;
   config: Config;
   lines: Array<Record<string, unknown>>;
@@ -82,6 +85,7 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
     });
     delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around, ...(gate ? { anchors: gate } : {}) });
     rig.queue = queue;
+    rig.reads = new QueueReads(db, clock);
     rig.db = db;
   };
   const stopAll = async () => {
@@ -94,13 +98,14 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
     plex,
     clock,
     queue,
+    reads: new QueueReads(db, clock),
     db,
     config,
     lines,
     enqueue: (...requests) => {
       rig.queue.enqueue(requests);
     },
-    scanOf: (folder) => rig.queue.recent(100).find((s) => s.folder === folder),
+    scanOf: (folder) => rig.reads.recent(100).find((s) => s.folder === folder),
     async runUntil(done, what, stepMs = 1_000, maxMs = 600_000) {
       for (let moved = 0; !done(); moved += stepMs) {
         if (moved > maxMs) throw new Error(`clock moved ${maxMs} ms without ${what}`);

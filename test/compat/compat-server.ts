@@ -9,6 +9,7 @@ import { createPathMapper } from "../../src/paths/mapper.js";
 import { openDatabase } from "../../src/queue/storage/database.js";
 import { createGroupCommit } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
+import { QueueReads } from "../../src/queue/views/queue-reads.js";
 import { createScanServer, listen } from "../../src/server/app.js";
 import type { CompatDeps } from "../../src/server/compat/deps.js";
 import { tempDir } from "../helpers/cli.js";
@@ -41,7 +42,7 @@ export async function startCompatServer(options: {
   const sink = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
   const server: Server = createScanServer({
     pass: COMPAT_PASS,
-    queue,
+    queue: new QueueReads(db, options.clock),
     logger,
     clock: options.clock,
     mapper,

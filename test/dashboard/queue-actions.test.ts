@@ -4,8 +4,8 @@ import type { DeliveryJob } from "../../src/queue/types.js";
 import { createQueue, request } from "../queue/helpers.js";
 
 function setup() {
-  const { queue, clock, db } = createQueue({ targets: ["plex", "jelly"] });
-  return { queue, clock, db, actions: queue, browser: new QueueBrowser(db) };
+  const { queue, clock, db, reads } = createQueue({ targets: ["plex", "jelly"] });
+  return { queue, clock, db, reads, actions: queue, browser: new QueueBrowser(db) };
 }
 
 function fail(queue: ReturnType<typeof setup>["queue"], target: string): DeliveryJob {
@@ -17,36 +17,36 @@ function fail(queue: ReturnType<typeof setup>["queue"], target: string): Deliver
 
 describe("queue actions", () => {
   it("scan now makes a debouncing scan due at once", () => {
-    const { queue, clock, actions } = setup();
+    const { queue, clock, actions, reads } = setup();
     queue.enqueue([request("/data/TV/Lost")]);
     expect(queue.claimDue("plex", 5)).toEqual([]);
-    const [scan] = queue.listPending();
+    const [scan] = reads.listPending();
     expect(actions.scanNow(scan?.id ?? -1)).toEqual({ ok: true, id: scan?.id });
     expect(queue.nextDueAt("plex")).toBe(clock.now());
     expect(queue.claimDue("plex", 5).map((j) => j.folder)).toEqual(["/data/TV/Lost"]);
   });
 
   it("retries a failed scan only on the targets it failed on", () => {
-    const { queue, clock, actions } = setup();
+    const { queue, clock, actions, reads } = setup();
     queue.enqueue([request("/data/TV/Lost")]);
     clock.advance(10_000);
     const [done] = queue.claimDue("jelly", 1);
     queue.recordDone(done as DeliveryJob, []);
     const job = fail(queue, "plex");
-    expect(queue.listFailed().map((s) => s.id)).toEqual([job.scanId]);
+    expect(reads.listFailed().map((s) => s.id)).toEqual([job.scanId]);
     expect(actions.retry(job.scanId)).toEqual({ ok: true, id: job.scanId });
     expect(queue.countFailed()).toBe(0);
     expect(queue.claimDue("jelly", 1)).toEqual([]);
     const [again] = queue.claimDue("plex", 1);
     expect(again?.attempts).toBe(1);
     queue.recordDone(again as DeliveryJob, []);
-    expect(queue.recent(1)[0]?.state).toBe("done");
+    expect(reads.recent(1)[0]?.state).toBe("done");
   });
 
   it("refuses to retry a pending scan and to cancel a finished one, changing nothing", () => {
-    const { queue, clock, actions } = setup();
+    const { queue, clock, actions, reads } = setup();
     queue.enqueue([request("/data/TV/Lost")]);
-    const id = queue.listPending()[0]?.id ?? -1;
+    const id = reads.listPending()[0]?.id ?? -1;
     expect(actions.retry(id)).toMatchObject({ ok: false, status: 409 });
     clock.advance(10_000);
     fail(queue, "plex");
@@ -54,13 +54,13 @@ describe("queue actions", () => {
     expect(actions.cancel(id)).toMatchObject({ ok: false, status: 409 });
     expect(actions.scanNow(id)).toMatchObject({ ok: false, status: 409 });
     expect(actions.retry(999)).toMatchObject({ ok: false, status: 404 });
-    expect(queue.recent(1)[0]?.state).toBe("failed");
+    expect(reads.recent(1)[0]?.state).toBe("failed");
   });
 
   it("cancels a waiting scan: nothing is delivered and it shows as cancelled in the history", () => {
-    const { queue, clock, actions, browser } = setup();
+    const { queue, clock, actions, browser, reads } = setup();
     queue.enqueue([request("/data/TV/Lost")]);
-    const id = queue.listPending()[0]?.id ?? -1;
+    const id = reads.listPending()[0]?.id ?? -1;
     expect(actions.cancel(id)).toEqual({ ok: true, id });
     clock.advance(60_000);
     expect(queue.claimDue("plex", 5)).toEqual([]);
@@ -72,7 +72,7 @@ describe("queue actions", () => {
   });
 
   it("clears only finished scans older than the cutoff", () => {
-    const { queue, clock, actions, browser } = setup();
+    const { queue, clock, actions, browser, reads } = setup();
     queue.enqueue([request("/data/TV/Old")]);
     clock.advance(10_000);
     fail(queue, "plex");
@@ -81,7 +81,7 @@ describe("queue actions", () => {
     queue.enqueue([request("/data/TV/New")]);
     expect(actions.clearHistory(clock.now() - 86_400_000)).toBe(1);
     expect(browser.history({}, 10).scans).toEqual([]);
-    expect(queue.listPending().map((s) => s.folder)).toEqual(["/data/TV/New"]);
+    expect(reads.listPending().map((s) => s.folder)).toEqual(["/data/TV/New"]);
   });
 });
 

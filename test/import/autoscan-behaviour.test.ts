@@ -83,7 +83,7 @@ describe("an imported autoscan config ranks scans as autoscan did", async () => 
   const { config } = await imported();
 
   function setup() {
-    const { queue, clock } = createQueue({ delayMs: config.SERVER_SCAN_DELAY * 1000, priorities: config.SERVER_SCAN_PRIORITIES });
+    const { queue, clock, reads } = createQueue({ delayMs: config.SERVER_SCAN_DELAY * 1000, priorities: config.SERVER_SCAN_PRIORITIES });
     const ingest = createIngest({
       mapper: createServerMapper(config),
       sources: createSourceTable(config),
@@ -92,7 +92,7 @@ describe("an imported autoscan config ranks scans as autoscan did", async () => 
     });
     const target = recordingTarget(clock);
     target.libraries.push(MOVIES_4K);
-    return { queue, clock, ingest, target };
+    return { queue, clock, reads, ingest, target };
   }
 
   it("delivers the higher autoscan priority first (A-Train 5, Sonarr 2, manual 0), then the older", async () => {
@@ -130,13 +130,13 @@ describe("an imported autoscan config ranks scans as autoscan did", async () => 
   });
 
   it("raises a folder's priority and never lowers it when requests meet, and takes the latest time", async () => {
-    const { queue, clock, ingest } = setup();
+    const { queue, clock, ingest, reads } = setup();
     await ingest([{ path: "/tv/U/Season 1", kind: "folder" }], "sonarr", "Download");
     await advance(clock, 3_000);
     await ingest([{ path: "/mnt/unionfs/Media/TV/U/Season 1", kind: "folder" }], "manual", "Manual");
     await ingest([{ path: "/mnt/unionfs/Media/Movies/V", kind: "folder" }], "manual", "Manual");
     await ingest([{ path: "/Movies/V", kind: "folder" }], "a-train", "ATrain");
-    const pending = new Map(queue.listPending().map((s) => [s.folder, s]));
+    const pending = new Map(reads.listPending().map((s) => [s.folder, s]));
     // scanarr's scale: the lower number is delivered first, so autoscan's 2 and 5 are -2 and -5.
     expect(pending.get("/data/TV/U/Season 1")).toMatchObject({ priority: -2, dueAt: clock.now() + 10_000 });
     expect(pending.get("/data/Movies/V")).toMatchObject({ priority: -5 });

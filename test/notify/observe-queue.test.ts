@@ -5,11 +5,11 @@ import type { DeliveryJob } from "../../src/queue/types.js";
 import { createQueue, request } from "../queue/helpers.js";
 
 function setUp() {
-  const { queue, clock } = createQueue({ targets: ["plex"] });
+  const { queue, clock, reads } = createQueue({ targets: ["plex"] });
   const events: NotifyEvent[] = [];
   const notify = (e: NotifyEvent) => events.push(e);
   observeQueue(queue, notify, clock);
-  return { queue, clock, events };
+  return { queue, clock, reads, events };
 }
 
 describe("scan outcomes heard from the queue's events", () => {
@@ -45,7 +45,7 @@ describe("scan outcomes heard from the queue's events", () => {
   });
 
   it("tells of a confirmation that ended unconfirmed, with the folder the poll listed", () => {
-    const { queue, clock, events } = setUp();
+    const { queue, clock, events, reads } = setUp();
     queue.enqueue([request("/data/TV/Lost"), request("/data/TV/Fringe")]);
     clock.advance(10_000);
     for (const job of queue.claimDue("plex", 2)) queue.recordDelivered(job, [{ id: "2", title: "TV" }], true);
@@ -70,6 +70,6 @@ describe("scan outcomes heard from the queue's events", () => {
         error: "unconfirmed: files not as expected in Plex; not as expected: /data/TV/Lost/e.mkv",
       },
     ]);
-    expect(queue.listUnconfirmed().map((s) => s.folder)).toEqual(["/data/TV/Lost"]);
+    expect(reads.listUnconfirmed().map((s) => s.folder)).toEqual(["/data/TV/Lost"]);
   });
 });

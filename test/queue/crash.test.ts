@@ -33,8 +33,8 @@ describe("crash safety", () => {
         });
       });
       expect(lastAck).toBeGreaterThanOrEqual(500);
-      const { queue } = createQueue({ db: openDatabase(file) });
-      const pending = new Set(queue.listPending(1_000_000).map((s) => s.folder));
+      const { queue, reads } = createQueue({ db: openDatabase(file) });
+      const pending = new Set(reads.listPending(1_000_000).map((s) => s.folder));
       const missing = Array.from({ length: lastAck + 1 }, (_, i) => `/data/TV/Show ${i}/Season 1`).filter((f) => !pending.has(f));
       expect(missing).toEqual([]);
     } finally {

@@ -5,15 +5,15 @@ import { silentLogger } from "../../src/lib/logger.js";
 import { advance, createQueue, deferred, flush, recordingTarget, request } from "./helpers.js";
 
 function setup(options: Parameters<typeof createQueue>[0] = {}) {
-  const { queue, clock, db } = createQueue(options);
+  const { queue, clock, db, reads } = createQueue(options);
   const target = recordingTarget(clock);
   const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), random: () => 0.5 });
-  return { queue, clock, db, target, delivery };
+  return { queue, clock, db, reads, target, delivery };
 }
 
 describe("delivery", () => {
   it("scans a folder once its debounce delay has passed, in every library holding it", async () => {
-    const { queue, clock, target } = setup();
+    const { queue, clock, target, reads } = setup();
     const start = clock.now();
     queue.enqueue([request("/data/TV/Show/Season 1")]);
     await advance(clock, 9_999);
@@ -21,7 +21,7 @@ describe("delivery", () => {
     await advance(clock, 1);
     expect(target.scans).toEqual([{ folder: "/data/TV/Show/Season 1", library: "TV", at: start + 10_000 }]);
     expect(queue.countPending()).toBe(0);
-    expect(queue.recent(1)[0]).toMatchObject({ state: "done", deliveries: [{ state: "done", libraries: [{ id: "2", title: "TV" }] }] });
+    expect(reads.recent(1)[0]).toMatchObject({ state: "done", deliveries: [{ state: "done", libraries: [{ id: "2", title: "TV" }] }] });
   });
 
   it("pushes the scan back by a full delay on each new request (trailing debounce)", async () => {
@@ -49,7 +49,7 @@ describe("delivery", () => {
 
   it("delivers due scans by priority, lower number first, unmatched folders ranking as 0", async () => {
     const music: Library = { id: "3", title: "Music", type: "artist", locations: ["/data/Music"] };
-    const { queue, clock } = createQueue({ priorities: { "1": ["/movies/"], "2": ["/TV/"] } });
+    const { queue, clock, reads } = createQueue({ priorities: { "1": ["/movies/"], "2": ["/TV/"] } });
     const target = recordingTarget(clock);
     target.libraries.push(music);
     const blocker = deferred();
@@ -62,7 +62,7 @@ describe("delivery", () => {
     queue.enqueue([request("/data/Movies/B")]);
     await advance(clock, 1_000);
     queue.enqueue([request("/data/Music/C")]);
-    expect(queue.listPending().map((s) => [s.folder, s.priority])).toEqual([
+    expect(reads.listPending().map((s) => [s.folder, s.priority])).toEqual([
       ["/data/Music/C", 0],
       ["/data/Movies/B", 1],
       ["/data/TV/Blocker", 2],
@@ -75,7 +75,7 @@ describe("delivery", () => {
   });
 
   it("records each target's delivery on its own", async () => {
-    const { queue, clock } = createQueue({ targets: ["plex", "plex-4k"] });
+    const { queue, clock, reads } = createQueue({ targets: ["plex", "plex-4k"] });
     const main = recordingTarget(clock, "plex");
     const fourK = recordingTarget(clock, "plex-4k");
     fourK.behaviour = () => {
@@ -84,7 +84,7 @@ describe("delivery", () => {
     startDelivery({ queue, targets: [main, fourK], clock, logger: silentLogger(), random: () => 0 });
     queue.enqueue([request("/data/Movies/Film (2000)")]);
     await advance(clock, 10_000);
-    const [scan] = queue.listPending();
+    const [scan] = reads.listPending();
     expect(scan?.deliveries).toMatchObject([
       { target: "plex", state: "done", attempts: 1 },
       { target: "plex-4k", state: "pending", attempts: 1, lastError: "TargetUnavailableError: 503 from plex-4k" },
@@ -93,7 +93,7 @@ describe("delivery", () => {
     await advance(clock, 60_000);
     expect(fourK.scans.map((s) => s.folder)).toEqual(["/data/Movies/Film (2000)"]);
     expect(main.scans).toHaveLength(1);
-    expect(queue.recent(1)[0]?.state).toBe("done");
+    expect(reads.recent(1)[0]?.state).toBe("done");
   });
 
   it("delivers Windows media-server folders to the library holding them", async () => {
@@ -110,7 +110,7 @@ describe("delivery", () => {
   ])(
     "has at most $expected scans in flight with concurrency $concurrency and a target taking $maxInFlight",
     async ({ concurrency, maxInFlight, expected }) => {
-      const { queue, clock } = createQueue();
+      const { queue, clock, reads } = createQueue();
       const target = Object.assign(recordingTarget(clock), { maxInFlight });
       const gates: Array<() => void> = [];
       let inFlight = 0;
@@ -137,7 +137,7 @@ describe("delivery", () => {
       }
       expect(most).toBe(expected);
       expect(queue.countPending()).toBe(0);
-      expect(queue.recent(6).map((s) => s.state)).toEqual(Array(6).fill("done"));
+      expect(reads.recent(6).map((s) => s.state)).toEqual(Array(6).fill("done"));
     },
   );
 });

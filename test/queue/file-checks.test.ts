@@ -24,27 +24,27 @@ function visibleFiles(...initial: string[]) {
 
 function setup(policy: Partial<FileCheckPolicy> = {}, initial: string[] = [], db = tempDatabase().db) {
   const fileChecks = { ...POLICY, ...policy };
-  const { queue, clock } = createQueue({ db, delayMs: 10_000, fileChecks });
+  const { queue, clock, reads } = createQueue({ db, delayMs: 10_000, fileChecks });
   const target = recordingTarget(clock);
   const files = visibleFiles(...initial);
   const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), fileChecker: files.checker });
-  return { queue, clock, target, files, delivery, fileChecks };
+  return { queue, clock, reads, target, files, delivery, fileChecks };
 }
 
 const importOf = (...files: string[]) => ({ folder: FOLDER, source: "sonarr", event: "Download", files });
 
 describe("file-exists checks", () => {
   it("delivers at once after the debounce when the imported file is already visible", async () => {
-    const { queue, clock, target, files } = setup({}, [FILE]);
+    const { queue, clock, target, files, reads } = setup({}, [FILE]);
     queue.enqueue([importOf(FILE)]);
-    expect(queue.listPending()[0]).toMatchObject({ state: "waiting-for-files", files: [{ path: FILE, deleted: false, seen: false }] });
+    expect(reads.listPending()[0]).toMatchObject({ state: "waiting-for-files", files: [{ path: FILE, deleted: false, seen: false }] });
     await advanceInSteps(clock, 10_000, 1_000);
     expect(files.rounds).toEqual([[FILE]]);
     expect(target.scans.map((s) => s.folder)).toEqual([FOLDER]);
   });
 
   it("checks again every delay until the file appears, one round for every waiting scan", async () => {
-    const { queue, clock, target, files } = setup();
+    const { queue, clock, target, files, reads } = setup();
     const other = "/data/TV/Other/Season 2/Other - S02E01.mkv";
     queue.enqueue([importOf(FILE), { folder: "/data/TV/Other/Season 2", source: "sonarr", event: "Download", files: [other] }]);
     await advanceInSteps(clock, 10_000, 1_000);
@@ -54,46 +54,46 @@ describe("file-exists checks", () => {
     await advanceInSteps(clock, 60_000, 5_000);
     expect(files.rounds).toHaveLength(2);
     expect(target.scans.map((s) => s.folder)).toEqual([FOLDER]);
-    expect(queue.listPending().map((s) => [s.folder, s.state, s.fileChecks])).toEqual([
+    expect(reads.listPending().map((s) => [s.folder, s.state, s.fileChecks])).toEqual([
       ["/data/TV/Other/Season 2", "waiting-for-files", 2],
     ]);
   });
 
   it("fails the scan visibly when the file never appears and the folder is not to be scanned anyway", async () => {
-    const { queue, clock, target, files } = setup();
+    const { queue, clock, target, files, reads } = setup();
     queue.enqueue([importOf(FILE)]);
     await advanceInSteps(clock, 10_000 + 3 * 60_000, 5_000);
     expect(files.rounds).toHaveLength(3);
     expect(target.scans).toEqual([]);
-    const [failed] = queue.listFailed();
+    const [failed] = reads.listFailed();
     expect(failed?.folder).toBe(FOLDER);
     expect(failed?.deliveries[0]?.lastError).toBe(`not scanned: a file never appeared after 3 checks: ${FILE}`);
   });
 
   it("scans the folder anyway after the last check when SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION is on", async () => {
-    const { queue, clock, target } = setup({ scanFolderOnExhaustion: true });
+    const { queue, clock, target, reads } = setup({ scanFolderOnExhaustion: true });
     queue.enqueue([importOf(FILE)]);
     await advanceInSteps(clock, 10_000 + 3 * 60_000, 5_000);
     expect(target.scans.map((s) => s.folder)).toEqual([FOLDER]);
-    expect(queue.recent(1)[0]?.detail).toBe(`scanned the folder anyway: a file never appeared after 3 checks: ${FILE}`);
+    expect(reads.recent(1)[0]?.detail).toBe(`scanned the folder anyway: a file never appeared after 3 checks: ${FILE}`);
   });
 
   it("does not look for deleted files", async () => {
-    const { queue, clock, target, files } = setup();
+    const { queue, clock, target, files, reads } = setup();
     queue.enqueue([{ folder: FOLDER, source: "sonarr", event: "EpisodeFileDelete", files: [FILE], deletion: true }]);
-    expect(queue.listPending()[0]?.state).toBe("debouncing");
+    expect(reads.listPending()[0]?.state).toBe("debouncing");
     await advanceInSteps(clock, 10_000, 1_000);
     expect(files.rounds).toEqual([]);
     expect(target.scans.map((s) => s.folder)).toEqual([FOLDER]);
-    expect(queue.recent(1)[0]?.files).toEqual([{ path: FILE, deleted: true, seen: false }]);
+    expect(reads.recent(1)[0]?.files).toEqual([{ path: FILE, deleted: true, seen: false }]);
   });
 
   it("waits for a file that a merged request adds, and keeps the files of absorbed child folders", async () => {
-    const { queue, clock, target, files } = setup({}, [FILE]);
+    const { queue, clock, target, files, reads } = setup({}, [FILE]);
     const late = "/data/TV/Show/Season 2/Show - S02E01.mkv";
     queue.enqueue([importOf(FILE)]);
     queue.enqueue([{ folder: "/data/TV/Show", source: "sonarr", event: "Download", files: [late] }]);
-    const [scan] = queue.listPending();
+    const [scan] = reads.listPending();
     expect(scan?.folder).toBe("/data/TV/Show");
     expect(scan?.files.map((f) => f.path)).toEqual([FILE, late]);
     await advanceInSteps(clock, 10_000, 1_000);
@@ -113,22 +113,22 @@ describe("file-exists checks", () => {
     await first.delivery.stop();
     first.files.visible.add(FILE);
 
-    const { queue, clock } = createQueue({ db: files.reopen(), clock: first.clock, delayMs: 10_000, fileChecks: POLICY });
+    const { queue, clock, reads } = createQueue({ db: files.reopen(), clock: first.clock, delayMs: 10_000, fileChecks: POLICY });
     const target = recordingTarget(clock);
     const again = visibleFiles();
     startDelivery({ queue, targets: [target], clock, logger: silentLogger(), fileChecker: again.checker });
     await flush();
-    expect(queue.listPending()[0]).toMatchObject({ state: "waiting-for-files", fileChecks: 2 });
+    expect(reads.listPending()[0]).toMatchObject({ state: "waiting-for-files", fileChecks: 2 });
     await advanceInSteps(clock, 60_000, 5_000);
     // The third and last round finds nothing (this checker sees no file): the scan fails, one round after the restart.
     expect(again.rounds).toEqual([[FILE]]);
-    expect(queue.listFailed()[0]?.deliveries[0]?.lastError).toMatch(/after 3 checks/);
+    expect(reads.listFailed()[0]?.deliveries[0]?.lastError).toMatch(/after 3 checks/);
   });
 });
 
 describe("anchors", () => {
   it("pauses every delivery while an anchor is missing, counts no attempt, and sends each folder once when it is back", async () => {
-    const { queue, clock } = createQueue({ delayMs: 0 });
+    const { queue, clock, reads } = createQueue({ delayMs: 0 });
     const target = recordingTarget(clock);
     let present = false;
     let checks = 0;
@@ -144,7 +144,7 @@ describe("anchors", () => {
     await advanceInSteps(clock, 60_000, 1_000);
     expect(target.scans).toEqual([]);
     expect(checks).toBeGreaterThanOrEqual(6);
-    expect(queue.listPending().map((s) => s.deliveries[0]?.attempts)).toEqual([0, 0]);
+    expect(reads.listPending().map((s) => s.deliveries[0]?.attempts)).toEqual([0, 0]);
     present = true;
     await advanceInSteps(clock, 10_000, 1_000);
     expect(target.scans.map((s) => s.folder)).toEqual(["/data/TV/A", "/data/TV/B"]);
@@ -153,7 +153,7 @@ describe("anchors", () => {
   });
 
   it("gives a claim back unsent, counting no attempt and no failure, when the anchor vanishes between the claim and the scan call", async () => {
-    const { queue, clock } = createQueue({ delayMs: 0 });
+    const { queue, clock, reads } = createQueue({ delayMs: 0 });
     const target = recordingTarget(clock);
     // The first look (before claiming) finds the anchor; the one right before the call does not.
     const answers = [true, false];
@@ -172,13 +172,13 @@ describe("anchors", () => {
     // No claim and give-back over and over: the failed look holds the claims until the next one (10 s).
     expect(checks).toBe(2);
     expect(target.scans).toEqual([]);
-    const [held] = queue.listPending();
+    const [held] = reads.listPending();
     expect(held?.deliveries[0]).toMatchObject({ state: "pending", attempts: 0 });
     expect(held?.deliveries[0]?.lastError ?? null).toBeNull();
     expect(delivery.targetStates().plex).toEqual({ state: "ok", failures: 0 });
     // Open again, as if it had never been claimed: a new request merges into it.
     queue.enqueue([{ folder: "/data/TV/A", source: "manual", event: "Manual" }]);
-    expect(queue.listPending()).toHaveLength(1);
+    expect(reads.listPending()).toHaveLength(1);
     present = true;
     await advanceInSteps(clock, 20_000, 1_000);
     expect(target.scans.map((s) => s.folder)).toEqual(["/data/TV/A"]);

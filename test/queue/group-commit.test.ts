@@ -47,7 +47,7 @@ describe("group commit", () => {
 
   it("fails a bad request alone; the others of its batch are committed", async () => {
     const { db } = tempDatabase();
-    const { queue } = createQueue({ db });
+    const { queue, reads } = createQueue({ db });
     const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     const results = await Promise.allSettled([
       enqueue([request("/data/TV/A")]),
@@ -56,7 +56,7 @@ describe("group commit", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(
-      queue
+      reads
         .listPending()
         .map((s) => s.folder)
         .sort(),

@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { silentLogger, type Logger } from "../../src/lib/logger.js";
 import { openDatabase, type Database } from "../../src/queue/storage/database.js";
 import { ScanQueue, type ScanQueueOptions } from "../../src/queue/scan-queue.js";
+import { QueueReads } from "../../src/queue/views/queue-reads.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -42,7 +43,8 @@ export function createQueue(overrides: Partial<ScanQueueOptions> = {}) {
     logger: silentLogger(),
     ...overrides,
   });
-  return { queue, clock, db };
+  // The scans as shown (state, reason, deliveries): the read side, beside the writer.
+  return { queue, clock, db, reads: new QueueReads(db, clock) };
 }
 
 export function request(folder: string, source = "sonarr", event = "Download") {

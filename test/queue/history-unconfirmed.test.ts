@@ -3,7 +3,7 @@ import { createQueue, request, TV } from "./helpers.js";
 
 describe("the history of unconfirmed scans", () => {
   it("keeps as many unconfirmed scans as done ones, the newest, without counting one against the other", () => {
-    const { queue, clock, db } = createQueue({ delayMs: 0, history: { done: 3 } });
+    const { queue, clock, db, reads } = createQueue({ delayMs: 0, history: { done: 3 } });
     const finish = (folder: string, state: "done" | "unconfirmed") => {
       queue.enqueue([{ ...request(folder), files: [`${folder}/e.mkv`] }]);
       clock.advance(1_000);
@@ -17,19 +17,19 @@ describe("the history of unconfirmed scans", () => {
     };
     for (let i = 0; i < 5; i++) finish(`/data/TV/Unconfirmed ${i}`, "unconfirmed");
     for (let i = 0; i < 2; i++) finish(`/data/TV/Done ${i}`, "done");
-    expect(queue.listUnconfirmed().map((s) => s.folder)).toEqual([
+    expect(reads.listUnconfirmed().map((s) => s.folder)).toEqual([
       "/data/TV/Unconfirmed 4",
       "/data/TV/Unconfirmed 3",
       "/data/TV/Unconfirmed 2",
     ]);
     expect(
-      queue
+      reads
         .recent(20)
         .filter((s) => s.state === "done")
         .map((s) => s.folder),
     ).toEqual(["/data/TV/Done 1", "/data/TV/Done 0"]);
     // The pruned scans' deliveries went with them.
-    expect(queue.recent(20)).toHaveLength(5);
+    expect(reads.recent(20)).toHaveLength(5);
     expect(db.prepare("SELECT COUNT(*) AS n FROM scan_delivery").get()).toEqual({ n: 5 });
   });
 });

@@ -27,11 +27,11 @@ function countsOf(db: Database): { kept: Record<string, number>; counted: Record
 
 describe("a request merging into an open scan", () => {
   it("counts a path named again up, and records a new mapping of it when the config changed in between", () => {
-    const { queue, clock } = createQueue();
+    const { queue, clock, reads } = createQueue();
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     clock.advance(1_000);
     queue.enqueue([sonarrImport("/data/TV/", "/tv/", "Upgrade")]);
-    expect(queue.listPending()[0]?.origins).toMatchObject([
+    expect(reads.listPending()[0]?.origins).toMatchObject([
       { path: "/tv/Show/Season 1/Show - S01E01.mkv", mappingKey: "/data/TV/", mappingPrefix: "/tv/", event: "Upgrade", times: 2 },
     ]);
     // Same path as Sonarr named it, mapped by another entry now.
@@ -40,18 +40,18 @@ describe("a request merging into an open scan", () => {
     const [origin] = moved.origins;
     if (origin) Object.assign(origin, { mappingKey: "/data/", mappingPrefix: "/tv/../" });
     queue.enqueue([moved]);
-    expect(queue.listPending()[0]?.origins).toMatchObject([
+    expect(reads.listPending()[0]?.origins).toMatchObject([
       { path: "/tv/Show/Season 1/Show - S01E01.mkv", mapped: FILE, mappingKey: "/data/", mappingPrefix: "/tv/../", times: 3 },
     ]);
   });
 
   it("keeps its first request and its state, moves its debounce, and leaves the counts right", () => {
-    const { queue, clock, db } = createQueue({ delayMs: 10_000 });
+    const { queue, clock, db, reads } = createQueue({ delayMs: 10_000 });
     const start = clock.now();
     queue.enqueue([request(SEASON)]);
     clock.advance(4_000);
     queue.enqueue([{ ...request(SEASON, "radarr", "Rename"), priority: -1 }]);
-    expect(queue.listPending()[0]).toMatchObject({
+    expect(reads.listPending()[0]).toMatchObject({
       requests: 2,
       firstRequestedAt: start,
       lastRequestedAt: start + 4_000,
@@ -65,11 +65,11 @@ describe("a request merging into an open scan", () => {
   });
 
   it("takes an earlier first request from a process whose clock is behind", () => {
-    const { queue, clock, db } = createQueue();
+    const { queue, clock, db, reads } = createQueue();
     queue.enqueue([request(SEASON)]);
     const behind = createQueue({ db, clock: new ManualClock(clock.now() - 5_000), recover: false }).queue;
     behind.enqueue([request(SEASON)]);
-    expect(queue.listPending()[0]).toMatchObject({ requests: 2, firstRequestedAt: clock.now() - 5_000, lastRequestedAt: clock.now() });
+    expect(reads.listPending()[0]).toMatchObject({ requests: 2, firstRequestedAt: clock.now() - 5_000, lastRequestedAt: clock.now() });
     expect(countsOf(db).kept).toEqual(countsOf(db).counted);
   });
 
@@ -86,13 +86,13 @@ describe("a request merging into an open scan", () => {
   });
 
   it("waits again for a file it had seen when the file is named again, keeps a refresh asked for, and takes a deletion", () => {
-    const { queue, db } = createQueue({ fileChecks: { maxChecks: 3, delayMs: 60_000, scanFolderOnExhaustion: false } });
+    const { queue, db, reads } = createQueue({ fileChecks: { maxChecks: 3, delayMs: 60_000, scanFolderOnExhaustion: false } });
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     db.prepare("UPDATE scan_file SET seen = 1").run();
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
-    expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
+    expect(reads.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
-    expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
+    expect(reads.listPending()[0]?.files).toEqual([{ path: FILE, deleted: false, seen: false }]);
     const refresh = () => (db.prepare("SELECT refresh AS v FROM scan_file").get() as { v: number }).v;
     queue.enqueue([{ ...sonarrImport("/data/TV/", "/tv/"), refresh: true }]);
     expect(refresh()).toBe(1);
@@ -100,13 +100,13 @@ describe("a request merging into an open scan", () => {
     expect(refresh()).toBe(1);
     queue.enqueue([{ ...sonarrImport("/data/TV/", "/tv/"), deletion: true }]);
     expect(refresh()).toBe(0);
-    expect(queue.listPending()[0]?.files).toEqual([{ path: FILE, deleted: true, seen: false }]);
+    expect(reads.listPending()[0]?.files).toEqual([{ path: FILE, deleted: true, seen: false }]);
   });
 });
 
 describe("one group commit naming one folder several times", () => {
   it("answers each caller as it would have been answered alone and keeps one scan", async () => {
-    const { queue, db } = createQueue();
+    const { queue, db, reads } = createQueue();
     const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
     const answers = await Promise.all([
       enqueue([request(SEASON)]),
@@ -120,7 +120,7 @@ describe("one group commit naming one folder several times", () => {
       { queued: ["/data/TV/Show"], covered: [] },
       { queued: [], covered: [SEASON] },
     ]);
-    expect(queue.listPending().map((s) => [s.folder, s.requests])).toEqual([["/data/TV/Show", 4]]);
+    expect(reads.listPending().map((s) => [s.folder, s.requests])).toEqual([["/data/TV/Show", 4]]);
     expect(countsOf(db).kept).toEqual({ open: 1 });
     expect(countsOf(db).kept).toEqual(countsOf(db).counted);
   });
@@ -128,7 +128,7 @@ describe("one group commit naming one folder several times", () => {
 
 describe("the request paths table", () => {
   it("keeps every path and its count when a version 6 database is upgraded, and counts on", () => {
-    const { queue, clock, db } = createQueue();
+    const { queue, clock, db, reads } = createQueue();
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     queue.enqueue([{ ...request("/data/Movies/Film"), origins: [{ path: "/movies/Film", mapped: "/data/Movies/Film" }] }]);
     // Back to scan_request as version 6 made it.
@@ -148,7 +148,7 @@ describe("the request paths table", () => {
     clock.advance(1_000);
     queue.enqueue([sonarrImport("/data/TV/", "/tv/")]);
     // The TV scan's debounce moved past the film's.
-    expect(queue.listPending().map((s) => s.origins.map((o) => [o.path, o.times]))).toEqual([
+    expect(reads.listPending().map((s) => s.origins.map((o) => [o.path, o.times]))).toEqual([
       [["/movies/Film", 1]],
       [["/tv/Show/Season 1/Show - S01E01.mkv", 2]],
     ]);

@@ -14,7 +14,7 @@ describe("persistence", () => {
 
     const second = createQueue({ db: files.reopen(), clock });
     expect(
-      second.queue
+      second.reads
         .listPending()
         .map((s) => s.folder)
         .sort(),
@@ -32,13 +32,13 @@ describe("persistence", () => {
     first.queue.enqueue([request("/data/TV/Show")]);
     clock.advance(10_000);
     expect(first.queue.claimDue("plex", 5)).toHaveLength(1);
-    expect(first.queue.listPending()[0]?.state).toBe("delivering");
+    expect(first.reads.listPending()[0]?.state).toBe("delivering");
     // While it is in flight, a new request must not merge into it.
     expect(first.queue.enqueue([request("/data/TV/Show/Season 1")]).queued).toEqual(["/data/TV/Show/Season 1"]);
     files.db.close(); // the "crash": nothing recorded the outcome
 
     const second = createQueue({ db: files.reopen(), clock });
-    const pending = second.queue.listPending();
+    const pending = second.reads.listPending();
     // The interrupted scan reopened and took the newer child back in.
     expect(pending.map((s) => [s.folder, s.state, s.requests])).toEqual([["/data/TV/Show", "debouncing", 2]]);
     expect(pending[0]?.deliveries).toMatchObject([{ target: "plex", state: "pending", attempts: 0 }]);
@@ -49,7 +49,7 @@ describe("persistence", () => {
     const clock = new ManualClock();
     createQueue({ db: files.db, clock }).queue.enqueue([request("/data/TV/Show")]);
     const reopened = createQueue({ db: files.db, clock, targets: ["plex", "plex-4k"] });
-    expect(reopened.queue.listPending()[0]?.deliveries.map((d) => d.target)).toEqual(["plex", "plex-4k"]);
+    expect(reopened.reads.listPending()[0]?.deliveries.map((d) => d.target)).toEqual(["plex", "plex-4k"]);
   });
 
   it("leaves in-flight deliveries alone when opened by a read-only inspector", () => {
@@ -60,11 +60,11 @@ describe("persistence", () => {
     clock.advance(10_000);
     serve.queue.claimDue("plex", 1);
     const inspector = createQueue({ db: files.reopen(), clock, recover: false });
-    expect(inspector.queue.listPending()[0]?.state).toBe("delivering");
+    expect(inspector.reads.listPending()[0]?.state).toBe("delivering");
   });
 
   it("keeps a bounded history of done scans", async () => {
-    const { queue, clock } = createQueue({ delayMs: 0, history: { done: 3 } });
+    const { queue, clock, reads } = createQueue({ delayMs: 0, history: { done: 3 } });
     const target = recordingTarget(clock);
     startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
     for (let i = 0; i < 6; i++) {
@@ -72,6 +72,6 @@ describe("persistence", () => {
       await advance(clock, 1_000);
     }
     expect(target.scans).toHaveLength(6);
-    expect(queue.recent(10).map((s) => s.folder)).toEqual(["/data/TV/Show 5", "/data/TV/Show 4", "/data/TV/Show 3"]);
+    expect(reads.recent(10).map((s) => s.folder)).toEqual(["/data/TV/Show 5", "/data/TV/Show 4", "/data/TV/Show 3"]);
   });
 });

@@ -6,7 +6,7 @@ import { ManualClock } from "../../src/lib/clock.js";
 
 describe("stop", () => {
   it("waits for deliveries in flight and records them before resolving", async () => {
-    const { queue, clock } = createQueue({ delayMs: 0 });
+    const { queue, clock, reads } = createQueue({ delayMs: 0 });
     const target = recordingTarget(clock);
     const gate = deferred();
     target.behaviour = () => gate.promise;
@@ -19,7 +19,7 @@ describe("stop", () => {
     expect(stopped).toBe(false);
     gate.resolve();
     await stopping;
-    expect(queue.recent(1)[0]).toMatchObject({ state: "done" });
+    expect(reads.recent(1)[0]).toMatchObject({ state: "done" });
   });
 
   it("takes no new work once stopped", async () => {
@@ -51,6 +51,6 @@ describe("stop", () => {
     hung.resolve(); // a late answer must not touch the closed database
     await flush();
     const reopened = createQueue({ db: files.reopen(), clock });
-    expect(reopened.queue.listPending()[0]?.deliveries[0]).toMatchObject({ state: "pending", attempts: 0 });
+    expect(reopened.reads.listPending()[0]?.deliveries[0]).toMatchObject({ state: "pending", attempts: 0 });
   });
 });

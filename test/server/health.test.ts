@@ -9,6 +9,7 @@ import { createPathMapper } from "../../src/paths/mapper.js";
 import { openDatabase } from "../../src/queue/storage/database.js";
 import { createGroupCommit } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
+import { QueueReads } from "../../src/queue/views/queue-reads.js";
 import { createScanServer, listen } from "../../src/server/app.js";
 import { evaluateHealth, type HealthFacts } from "../../src/server/health.js";
 import { createPlexTarget, type PlexTarget } from "../../src/targets/plex/plex-target.js";
@@ -97,7 +98,7 @@ describe("GET /health with a real Plex target", () => {
     const t = target;
     server = createScanServer({
       pass: PASS,
-      queue: scanQueue,
+      queue: new QueueReads(db, systemClock),
       logger,
       clock: systemClock,
       mapper: createPathMapper({}),

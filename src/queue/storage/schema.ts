@@ -212,6 +212,17 @@ const MIGRATIONS: string[] = [
   CREATE INDEX scan_request_path ON scan_request (path);
   CREATE INDEX scan_request_mapped ON scan_request (mapped);
   `,
+  // 8: the read side's indexes, made once here rather than by the readers
+  // (earlier versions made them when a reader started: IF NOT EXISTS). The
+  // history and the queue page are keyset pages over an index in their own
+  // order; the statistics' are partial (only finished deliveries have
+  // entries), so the hot path pays nothing while a delivery waits or runs.
+  `
+  CREATE INDEX IF NOT EXISTS scan_queue_history ON scan_queue (finished_at DESC, id DESC) WHERE finished_at IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS scan_queue_pending_order ON scan_queue (priority, due_at, id) WHERE state IN ('open', 'closed');
+  CREATE INDEX IF NOT EXISTS scan_delivery_finished ON scan_delivery (target, updated_at, state) WHERE state IN ('done', 'unconfirmed', 'failed');
+  CREATE INDEX IF NOT EXISTS scan_delivery_confirmed ON scan_delivery (updated_at) WHERE state = 'done' AND confirm IS NOT NULL;
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */

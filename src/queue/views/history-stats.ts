@@ -24,14 +24,9 @@ export interface HistoryStats {
   latency: ConfirmLatency;
 }
 
-// The statistics' own indexes (created if missing, like the history's), both
-// partial: only finished deliveries have entries, so the queue's hot path
-// pays nothing while a delivery waits or runs. Each query reads its window
-// from a covering index; the latency reads at most LATENCY_SAMPLE rows.
-const INDEXES = [
-  "CREATE INDEX IF NOT EXISTS scan_delivery_finished ON scan_delivery (target, updated_at, state) WHERE state IN ('done', 'unconfirmed', 'failed')",
-  "CREATE INDEX IF NOT EXISTS scan_delivery_confirmed ON scan_delivery (updated_at) WHERE state = 'done' AND confirm IS NOT NULL",
-];
+// Each query reads its window from a covering index (the queue's migrations
+// make them: partial, only finished deliveries have entries); the latency
+// reads at most LATENCY_SAMPLE rows.
 /** The latest confirmations the median and 95th percentile are taken from. */
 export const LATENCY_SAMPLE = 1_000;
 
@@ -47,7 +42,6 @@ export class QueueStats {
   private readonly latency: Statement<[Window]>;
 
   constructor(db: Database) {
-    for (const sql of INDEXES) db.exec(sql);
     this.totals = db.prepare(
       `SELECT state, COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_state_finished
        WHERE state IN ('done', 'unconfirmed', 'failed', 'cancelled') AND finished_at >= @since AND finished_at < @until GROUP BY state`,

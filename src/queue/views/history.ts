@@ -33,14 +33,8 @@ export interface Page<C> {
   next?: C;
 }
 
-// Both lists are keyset pages over an index in their own order, so a page
-// costs its rows whatever the history holds. The indexes are the dashboard's
-// own (created if missing), so the queue's migrations stay untouched.
-const INDEXES = [
-  "CREATE INDEX IF NOT EXISTS scan_queue_history ON scan_queue (finished_at DESC, id DESC) WHERE finished_at IS NOT NULL",
-  "CREATE INDEX IF NOT EXISTS scan_queue_pending_order ON scan_queue (priority, due_at, id) WHERE state IN ('open', 'closed')",
-];
-
+// Both lists are keyset pages over an index in their own order (made by the
+// queue's migrations), so a page costs its rows whatever the history holds.
 // Files shown per scan; a season pack names hundreds, the API counts them all.
 const FILES_SHOWN = 20;
 
@@ -59,7 +53,6 @@ interface HistoryParams {
 }
 
 export function prepareHistory(db: Database) {
-  for (const sql of INDEXES) db.exec(sql);
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
     historyPage: p<[HistoryParams]>(

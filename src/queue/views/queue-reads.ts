@@ -1,35 +1,33 @@
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import { systemClock, type Clock } from "../../lib/clock.js";
-import { listConfirming, prepareConfirmStatements, type ConfirmingDelivery, type ConfirmStatements } from "../confirm-store.js";
-import { prepareHoldStatements, type HoldStatements } from "../holds.js";
+import { DueReads } from "../due-reads.js";
 import type { ScanRow } from "../rows.js";
-import type { ScanCounts } from "./scan-counts.js";
-import { prepareFileStatements, type FileStatements } from "../scan-files.js";
-import { prepareRequestStatements, type RequestStatements } from "../scan-requests.js";
-import { ScanViews } from "./scan-views.js";
-import { migrateQueue } from "../storage/schema.js";
-import { prepareStatements, type QueueStatements } from "../statements.js";
 import type { QueuedScan } from "../types.js";
+import type { ScanCounts } from "./scan-counts.js";
+import { ScanViews } from "./scan-views.js";
+
+function prepareListStatements(db: Database) {
+  const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
+  return {
+    pending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
+    unconfirmed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'unconfirmed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
+    failed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
+    recent: p<[number]>("SELECT * FROM scan_queue ORDER BY last_requested_at DESC, id DESC LIMIT ?"),
+  };
+}
 
 /**
- * The queue's reads: counts, lists and the next times something falls due.
- * None of them writes, so the scheduler, the pages and the API share them.
+ * The queue as the JSON API, the manual page and /health list it: the
+ * queue's counts plus its scans as shown (state, reason, deliveries). Reads
+ * only; the database is migrated before anyone reads it.
  */
-export class QueueReads {
-  protected readonly st: QueueStatements;
-  protected readonly cst: ConfirmStatements;
-  protected readonly fst: FileStatements;
-  protected readonly rst: RequestStatements;
-  protected readonly hst: HoldStatements;
-  protected readonly views: ScanViews;
+export class QueueReads extends DueReads {
+  private readonly lists: ReturnType<typeof prepareListStatements>;
+  private readonly views: ScanViews;
 
   constructor(db: Database, clock: Pick<Clock, "now"> = systemClock) {
-    migrateQueue(db);
-    this.st = prepareStatements(db);
-    this.cst = prepareConfirmStatements(db);
-    this.fst = prepareFileStatements(db);
-    this.rst = prepareRequestStatements(db);
-    this.hst = prepareHoldStatements(db);
+    super(db);
+    this.lists = prepareListStatements(db);
     this.views = new ScanViews(db, clock);
   }
 
@@ -38,66 +36,27 @@ export class QueueReads {
     return this.views.counts();
   }
 
-  countPending(): number {
-    return (this.st.countPending.get() as { n: number }).n;
-  }
-
-  countFailed(): number {
-    return (this.st.countFailed.get() as { n: number }).n;
-  }
-
   /** Scans waiting or being delivered, in delivery order (priority, then due time). */
   listPending(limit = 1_000): QueuedScan[] {
-    return this.withDeliveries(this.st.listPending.all(limit) as ScanRow[]);
+    return this.shown(this.lists.pending.all(limit) as ScanRow[]);
   }
 
   /** Scans that failed on at least one target, newest first. */
   listFailed(limit = 1_000): QueuedScan[] {
-    return this.withDeliveries(this.st.listFailed.all(limit) as ScanRow[]);
+    return this.shown(this.lists.failed.all(limit) as ScanRow[]);
   }
 
   /** Scans Plex did not confirm (missing files in their deliveries' lastError), newest first. */
   listUnconfirmed(limit = 1_000): QueuedScan[] {
-    return this.withDeliveries(this.st.listUnconfirmed.all(limit) as ScanRow[]);
+    return this.shown(this.lists.unconfirmed.all(limit) as ScanRow[]);
   }
 
   /** The latest scans by their last request, whatever their state. */
   recent(limit = 50): QueuedScan[] {
-    return this.withDeliveries(this.st.recent.all(limit) as ScanRow[]);
+    return this.shown(this.lists.recent.all(limit) as ScanRow[]);
   }
 
-  /** Every delivery to `target` being confirmed, oldest first, with the files its scan named. */
-  listConfirming(target: string, limit = 10_000): ConfirmingDelivery[] {
-    return listConfirming(this.cst, target, limit);
-  }
-
-  countConfirming(target: string): number {
-    return (this.cst.countConfirming.get(target) as { n: number }).n;
-  }
-
-  /** When the next check round of some scan falls due, if any. */
-  nextFileCheckAt(): number | undefined {
-    return (this.fst.nextCheck.get() as { at: number | null }).at ?? undefined;
-  }
-
-  /** When the earliest lease of a claim in flight ends, if any. */
-  nextLeaseEnd(): number | undefined {
-    return (this.st.nextLeaseEnd.get() as { at: number | null }).at ?? undefined;
-  }
-
-  /** When the earliest waiting delivery of `target` falls due, if any. */
-  nextDueAt(target: string): number | undefined {
-    return (this.st.nextDue.get(target) as { at: number | null }).at ?? undefined;
-  }
-
-  /** First request time of the oldest scan still waiting for a delivery, if any. */
-  oldestWaitingSince(): number | undefined {
-    const at = ["open", "closed"].map((state) => (this.st.oldestWaiting.get(state) as { at: number } | undefined)?.at ?? Infinity);
-    const oldest = Math.min(...at);
-    return oldest === Infinity ? undefined : oldest;
-  }
-
-  protected withDeliveries(rows: ScanRow[]): QueuedScan[] {
+  private shown(rows: ScanRow[]): QueuedScan[] {
     return this.views.show(rows).map(({ fileCount: _, ...scan }) => scan);
   }
 }
