@@ -1,9 +1,9 @@
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { QueueStats } from "../../src/queue/views/history-stats.js";
-import { QueueBrowser } from "../../src/queue/views/history.js";
-import { QueueReads } from "../../src/queue/views/queue-reads.js";
-import { createQueue, request, tempDatabase } from "./helpers.js";
+import { QueueStats } from "../../../src/queue/views/history-stats.js";
+import { QueueBrowser } from "../../../src/queue/views/history.js";
+import { QueueReads } from "../../../src/queue/views/queue-reads.js";
+import { createQueue, request, tempDatabase } from "../helpers.js";
 
 const READ_SIDE_INDEXES = ["scan_queue_history", "scan_queue_pending_order", "scan_delivery_finished", "scan_delivery_confirmed"];
 

@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/lib/logger.js";
-import { startCheckpointer } from "../../src/queue/storage/checkpointer.js";
-import { openDatabase } from "../../src/queue/storage/database.js";
-import { prepareStatements } from "../../src/queue/statements.js";
-import { tempDatabase } from "./helpers.js";
+import { silentLogger } from "../../../src/lib/logger.js";
+import { startCheckpointer } from "../../../src/queue/storage/checkpointer.js";
+import { openDatabase } from "../../../src/queue/storage/database.js";
+import { prepareStatements } from "../../../src/queue/statements.js";
+import { tempDatabase } from "../helpers.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/lib/clock.js";
-import { HOUR_MS, LATENCY_SAMPLE, QueueStats } from "../../src/queue/views/history-stats.js";
-import { createQueue, request, tempDatabase } from "./helpers.js";
+import { ManualClock } from "../../../src/lib/clock.js";
+import { HOUR_MS, LATENCY_SAMPLE, QueueStats } from "../../../src/queue/views/history-stats.js";
+import { createQueue, request, tempDatabase } from "../helpers.js";
 
 const LIBS = [{ id: "2", title: "TV Shows" }];
 

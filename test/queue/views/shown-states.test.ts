@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { QueueBrowser } from "../../src/queue/views/history.js";
-import { SHOWN_STATES } from "../../src/queue/shown-state.js";
-import type { DeliveryJob } from "../../src/queue/types.js";
-import { createQueue, request } from "./helpers.js";
+import { QueueBrowser } from "../../../src/queue/views/history.js";
+import { SHOWN_STATES } from "../../../src/queue/shown-state.js";
+import type { DeliveryJob } from "../../../src/queue/types.js";
+import { createQueue, request } from "../helpers.js";
 
 /** Tallies the states the lists show, to hold the counts against. */
 function tally(states: string[]): Record<string, number> {

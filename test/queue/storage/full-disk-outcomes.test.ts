@@ -1,15 +1,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Library, Target } from "../../src/domain.js";
-import { systemClock } from "../../src/lib/clock.js";
-import { openDatabase, probeWrite } from "../../src/queue/storage/database.js";
-import { ScanQueue } from "../../src/queue/scan-queue.js";
-import { startDelivery } from "../../src/delivery/scheduler.js";
-import { createSpaceReserve } from "../../src/queue/storage/space-reserve.js";
-import { createStorageWatch } from "../../src/queue/storage/storage-watch.js";
-import { recordingLogger } from "../helpers/log-lines.js";
-import { canMountSmallDisk, mountDiskForTest } from "../helpers/small-disk.js";
+import type { Library, Target } from "../../../src/domain.js";
+import { systemClock } from "../../../src/lib/clock.js";
+import { openDatabase, probeWrite } from "../../../src/queue/storage/database.js";
+import { ScanQueue } from "../../../src/queue/scan-queue.js";
+import { startDelivery } from "../../../src/delivery/scheduler.js";
+import { createSpaceReserve } from "../../../src/queue/storage/space-reserve.js";
+import { createStorageWatch } from "../../../src/queue/storage/storage-watch.js";
+import { recordingLogger } from "../../helpers/log-lines.js";
+import { canMountSmallDisk, mountDiskForTest } from "../../helpers/small-disk.js";
 
 const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
 

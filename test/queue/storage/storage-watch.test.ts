@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/lib/clock.js";
-import { createStorageWatch } from "../../src/queue/storage/storage-watch.js";
-import { recordingLogger } from "../helpers/log-lines.js";
+import { ManualClock } from "../../../src/lib/clock.js";
+import { createStorageWatch } from "../../../src/queue/storage/storage-watch.js";
+import { recordingLogger } from "../../helpers/log-lines.js";
 
 const FULL = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 const DATABASE = "/srv/scanarr/data/scanarr.db";

@@ -1,12 +1,12 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/lib/logger.js";
-import { startCheckpointer } from "../../src/queue/storage/checkpointer.js";
-import { openDatabase } from "../../src/queue/storage/database.js";
-import type { CheckpointReport } from "../../src/queue/storage/storage-watch.js";
-import { canMountSmallDisk, mountDiskForTest } from "../helpers/small-disk.js";
-import { tempDatabase } from "./helpers.js";
+import { silentLogger } from "../../../src/lib/logger.js";
+import { startCheckpointer } from "../../../src/queue/storage/checkpointer.js";
+import { openDatabase } from "../../../src/queue/storage/database.js";
+import type { CheckpointReport } from "../../../src/queue/storage/storage-watch.js";
+import { canMountSmallDisk, mountDiskForTest } from "../../helpers/small-disk.js";
+import { tempDatabase } from "../helpers.js";
 
 const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
 

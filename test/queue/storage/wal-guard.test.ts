@@ -1,11 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/lib/logger.js";
-import { openDatabase } from "../../src/queue/storage/database.js";
-import type { QueueEvents, QueueListener } from "../../src/queue/events.js";
-import { guardWal } from "../../src/queue/storage/wal-guard.js";
-import { canMountSmallDisk, mountDiskForTest } from "../helpers/small-disk.js";
+import { silentLogger } from "../../../src/lib/logger.js";
+import { openDatabase } from "../../../src/queue/storage/database.js";
+import type { QueueEvents, QueueListener } from "../../../src/queue/events.js";
+import { guardWal } from "../../../src/queue/storage/wal-guard.js";
+import { canMountSmallDisk, mountDiskForTest } from "../../helpers/small-disk.js";
 
 const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../src/queue/storage/database.js";
-import { QueueBrowser } from "../../src/queue/views/history.js";
-import { migrateQueue } from "../../src/queue/storage/schema.js";
-import { createQueue, request } from "./helpers.js";
+import type { Database } from "../../../src/queue/storage/database.js";
+import { QueueBrowser } from "../../../src/queue/views/history.js";
+import { migrateQueue } from "../../../src/queue/storage/schema.js";
+import { createQueue, request } from "../helpers.js";
 
 /** What the counters must say: a count of the table itself. */
 function counted(db: Database): Record<string, number> {

@@ -1,11 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/lib/logger.js";
-import type { Checkpointer } from "../../src/queue/storage/checkpointer.js";
-import { startCheckpointerOnWrite } from "../../src/queue/storage/checkpointer-on-write.js";
-import type { openDatabase } from "../../src/queue/storage/database.js";
-import type { CheckpointReport } from "../../src/queue/storage/storage-watch.js";
-import { tempDatabase } from "./helpers.js";
+import { silentLogger } from "../../../src/lib/logger.js";
+import type { Checkpointer } from "../../../src/queue/storage/checkpointer.js";
+import { startCheckpointerOnWrite } from "../../../src/queue/storage/checkpointer-on-write.js";
+import type { openDatabase } from "../../../src/queue/storage/database.js";
+import type { CheckpointReport } from "../../../src/queue/storage/storage-watch.js";
+import { tempDatabase } from "../helpers.js";
 
 const walBytes = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
 
