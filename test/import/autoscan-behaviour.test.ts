@@ -130,7 +130,7 @@ describe("an imported autoscan config ranks scans as autoscan did", async () => 
   });
 
   it("raises a folder's priority and never lowers it when requests meet, and takes the latest time", async () => {
-    const { queue, clock, ingest, reads } = setup();
+    const { clock, ingest, reads } = setup();
     await ingest([{ path: "/tv/U/Season 1", kind: "folder" }], "sonarr", "Download");
     await advance(clock, 3_000);
     await ingest([{ path: "/mnt/unionfs/Media/TV/U/Season 1", kind: "folder" }], "manual", "Manual");

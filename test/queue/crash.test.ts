@@ -33,7 +33,7 @@ describe("crash safety", () => {
         });
       });
       expect(lastAck).toBeGreaterThanOrEqual(500);
-      const { queue, reads } = createQueue({ db: openDatabase(file) });
+      const { reads } = createQueue({ db: openDatabase(file) });
       const pending = new Set(reads.listPending(1_000_000).map((s) => s.folder));
       const missing = Array.from({ length: lastAck + 1 }, (_, i) => `/data/TV/Show ${i}/Season 1`).filter((f) => !pending.has(f));
       expect(missing).toEqual([]);
