@@ -4,7 +4,7 @@ import type { DeliveryTarget } from "./deliver.js";
 import type { DeliveryPolicy } from "./policy.js";
 import type { RescanQueue } from "./rescans.js";
 import type { Runner } from "./runner.js";
-import type { DeliveryQueue, TargetStateView } from "./scheduler.js";
+import type { DeliveryQueue, TargetStateView } from "./scheduler-types.js";
 import { TargetHealth } from "./target-health.js";
 
 /** Each target's slots and health, and the work they take: due deliveries claimed from the queue, queued re-scans. */

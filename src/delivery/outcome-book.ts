@@ -3,7 +3,7 @@ import type { DeliveryTarget } from "./deliver.js";
 import { planOutcome, type Attempt, type OutcomeWrite } from "./record-outcome.js";
 import type { TargetHealth } from "./target-health.js";
 import type { DeliveryPolicy } from "./policy.js";
-import type { DeliveryQueue, DeliveryStorage } from "./scheduler.js";
+import type { DeliveryQueue, DeliveryStorage } from "./scheduler-types.js";
 
 /** One answered delivery waiting to be recorded. */
 export type Completed = Attempt & { dt: DeliveryTarget };
@@ -41,7 +41,13 @@ export function createOutcomeBook(options: OutcomeBookOptions): OutcomeBook {
   const { queue, logger, storage, healthOf } = options;
   const completed: Completed[] = [];
   const unrecorded: OutcomeWrite[] = [];
-  const context = { queue, policy: options.policy, logger, random: options.random, ...(options.confirms ? { confirms: options.confirms } : {}) };
+  const context = {
+    queue,
+    policy: options.policy,
+    logger,
+    random: options.random,
+    ...(options.confirms ? { confirms: options.confirms } : {}),
+  };
 
   function writeUnrecorded(): void {
     while (unrecorded.length > 0) {
@@ -70,7 +76,10 @@ export function createOutcomeBook(options: OutcomeBookOptions): OutcomeBook {
       // The transaction was rolled back whole: every outcome of the batch is kept and written again.
       const full = storage?.report(error) ?? false;
       unrecorded.push(...batch.map((b) => b.write));
-      logger[full ? "warn" : "error"]({ err: error, outcomes: batch.length }, "could not record deliveries; keeping their outcomes and retrying");
+      logger[full ? "warn" : "error"](
+        { err: error, outcomes: batch.length },
+        "could not record deliveries; keeping their outcomes and retrying",
+      );
     }
   }
 

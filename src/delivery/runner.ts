@@ -5,7 +5,7 @@ import type { AnchorSend } from "./anchor-gate.js";
 import { deliverFolder, type DeliveryTarget } from "./deliver.js";
 import type { Completed } from "./outcome-book.js";
 import type { QueuedRescan } from "./rescans.js";
-import type { DeliveryAround } from "./scheduler.js";
+import type { DeliveryAround } from "./scheduler-types.js";
 import type { TargetHealth } from "./target-health.js";
 
 export interface RunnerOptions {

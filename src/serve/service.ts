@@ -244,7 +244,6 @@ async function startWithDatabase(deps: ServiceDeps, opened: ServiceDatabase, loc
     clock,
     logger,
     signal: shutdown.signal,
-    timeoutMs: deps.targetTimeoutMs,
     gate,
   });
   delivery = startDelivery({

@@ -44,7 +44,14 @@ describe("a delivery's item refresh passes the anchor gate", () => {
     const first = attemptEnd();
     // A video replaced in place: scan its folder, then refresh its item.
     queue.enqueue([{ folder: SEASON, source: "tdarr", event: "Manual", files: [VIDEO], refresh: true }]);
-    delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), anchors, anchorRetryMs: RETRY_MS });
+    delivery = startDelivery({
+      queue,
+      targets: [target].map(deliveryTargetOf),
+      clock,
+      logger: silentLogger(),
+      anchors,
+      anchorRetryMs: RETRY_MS,
+    });
     expect(await first).toBe("claim-released");
     expect(server.mediaUpdates).toHaveLength(1);
     expect(server.items.refreshes).toEqual([]);

@@ -124,7 +124,13 @@ describe("delivery", () => {
           inFlight -= 1;
         });
       };
-      startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), policy: { concurrencyPerTarget: concurrency } });
+      startDelivery({
+        queue,
+        targets: [target].map(deliveryTargetOf),
+        clock,
+        logger: silentLogger(),
+        policy: { concurrencyPerTarget: concurrency },
+      });
       queue.enqueue(["A", "B", "C", "D", "E", "F"].map((s) => request(`/data/TV/${s}`)));
       await advance(clock, 10_000);
       expect(inFlight).toBe(expected);

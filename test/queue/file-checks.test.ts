@@ -27,7 +27,13 @@ function setup(policy: Partial<FileCheckPolicy> = {}, initial: string[] = [], db
   const { queue, clock } = createQueue({ db, delayMs: 10_000, fileChecks });
   const target = recordingTarget(clock);
   const files = visibleFiles(...initial);
-  const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), fileChecker: files.checker });
+  const delivery = startDelivery({
+    queue,
+    targets: [target].map(deliveryTargetOf),
+    clock,
+    logger: silentLogger(),
+    fileChecker: files.checker,
+  });
   return { queue, clock, target, files, delivery, fileChecks };
 }
 

@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startDelivery, type DeliveryQueue } from "../../src/delivery/scheduler.js";
-import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request, tempDatabase, deliveryTargetOf } from "./helpers.js";
+import {
+  advance,
+  advanceInSteps,
+  capturingLogger,
+  createQueue,
+  recordingTarget,
+  request,
+  tempDatabase,
+  deliveryTargetOf,
+} from "./helpers.js";
 
 describe("claim leases", () => {
   it("retries recording an outcome the database refused, without delivering the folder again", async () => {

@@ -15,7 +15,14 @@ describe("retries", () => {
       attempts.push(clock.now());
       if (attempts.length <= failures) throw error();
     };
-    const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger, random: () => 0.5, policy: { backoff } });
+    const delivery = startDelivery({
+      queue,
+      targets: [target].map(deliveryTargetOf),
+      clock,
+      logger,
+      random: () => 0.5,
+      policy: { backoff },
+    });
     return { queue, clock, target, attempts, delivery };
   }
 
