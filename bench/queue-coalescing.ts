@@ -9,6 +9,7 @@ import { silentLogger } from "../src/lib/logger.js";
 import { openDatabase } from "../src/queue/storage/database.js";
 import { ScanQueue } from "../src/queue/scan-queue.js";
 import { startDelivery } from "../src/delivery/scheduler.js";
+import { deliveryTargetOf } from "../test/queue/helpers.js";
 
 const REQUESTS = 10_000;
 const SEASONS = 100;
@@ -38,7 +39,7 @@ for (let i = 0; i < REQUESTS; i++) {
 }
 const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
 
-const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
 for (let step = 0; step < 60 && queue.countPending() > 0; step++) {
   clock.advance(60_000);
   await new Promise((resolve) => setImmediate(resolve));

@@ -2,6 +2,9 @@
  * The contract of scanarr in one place: the Scan noun, where requests come
  * from, where scans go, and errors named by how the caller reacts.
  */
+import type { AfterScanCapability } from "./target-after-scan.js";
+
+export type * from "./target-after-scan.js";
 
 /** One request to scan a folder, already in the media server's own path form. */
 export interface ScanRequest {
@@ -115,6 +118,8 @@ export interface Target {
    * its deliveries scan the folder instead.
    */
   refreshItems?(files: readonly string[], library: Library): Promise<ItemRefreshReport>;
+  /** What the after-scan work may ask once a scan was delivered (target-after-scan.ts); absent: none follows. */
+  readonly afterScan?: AfterScanCapability;
 }
 
 /** What a target's item refresh did. */

@@ -9,7 +9,6 @@ import {
   type TargetLibraries,
   type TargetRuntime,
 } from "../domain.js";
-import { findLibrariesFor } from "../paths/index.js";
 import { sendUngated, type AnchorSend } from "./anchor-gate.js";
 import type { DeliveryJob, LibraryRef } from "../queue/types.js";
 
@@ -29,22 +28,6 @@ export type DeliveryTarget = Pick<TargetRuntime, "target" | "toTargetPath"> & {
   readonly libraries: Pick<TargetLibraries, "librariesFor" | "knownLibraries">;
 };
 
-/** A bare Target (tests, the scanner) as a delivery target: its own path form, a fresh library list each time. */
-export function deliveryTargetOf(target: Target): DeliveryTarget {
-  let known: Library[] | undefined;
-  return {
-    target,
-    libraries: {
-      librariesFor: async (folder) => {
-        known = await target.listLibraries();
-        return findLibrariesFor(folder, known);
-      },
-      knownLibraries: () => known,
-    },
-    toTargetPath: (path) => path,
-  };
-}
-
 /**
  * Resolves the libraries holding the job's folder, in this target's path
  * form, and asks the target to scan it: in each library when the target
@@ -56,8 +39,10 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
  * The job's `refresh` files go to the target's `refreshItems`
  * where it has one (docs/item-refresh.md): instead of the scan when only
  * sidecars were named and the server knows every item, else after it
- * (unless the target's confirmation refreshes them). Never throws: every
- * failure comes back as an outcome.
+ * (unless the target's confirmation refreshes them). With `library` (a
+ * confirmation's re-scan) only that library is scanned. This is the one
+ * place that calls a target's scan. Never throws: every failure comes back
+ * as an outcome.
  */
 export async function deliverFolder(
   dt: DeliveryTarget,
@@ -70,7 +55,7 @@ export async function deliverFolder(
   const refresh = dt.target.refreshItems ? (job.refresh ?? []).map((f) => dt.toTargetPath(f)) : [];
   let matches: Library[] | null = null;
   try {
-    matches = await dt.libraries.librariesFor(folder);
+    matches = options.library ? [libraryOf(dt, options.library)] : await dt.libraries.librariesFor(folder);
     if (matches.length === 0) return { kind: "no-library", error: describeNoLibrary(dt, folder) };
     const scanned = dt.target.scansPerLibrary ? matches : matches.slice(0, 1);
     const libraries = matches.map(refOf);
@@ -96,6 +81,13 @@ export async function deliverFolder(
 export interface DeliverOptions {
   /** The target's confirmation refreshes the named items once it finds them (Plex after-scan work): not before. */
   refreshAfterConfirmation?: boolean;
+  /** Scan the folder in this library only, as the target last listed it (a confirmation's re-scan). */
+  library?: LibraryRef;
+}
+
+/** A library by its reference: as the target last listed it, else the reference alone (the server knows its id). */
+function libraryOf(dt: DeliveryTarget, ref: LibraryRef): Library {
+  return dt.libraries.knownLibraries()?.find((l) => l.id === ref.id) ?? { ...ref, type: "", locations: [] };
 }
 
 interface RefreshTally {

@@ -183,7 +183,6 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
     clock,
     logger,
     signal: shutdown.signal,
-    timeoutMs: deps.targetTimeoutMs,
     gate,
   });
   delivery = startDelivery({

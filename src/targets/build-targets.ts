@@ -7,7 +7,7 @@ import { createRewriter } from "../paths/rewrite.js";
 import type { TargetBuildDeps } from "./factory.js";
 import { LibraryCache } from "./library-cache.js";
 import { createScannerTargetFromConfig } from "./plex-scanner/scanner-target.js";
-import { createPlexTarget } from "./plex/plex-target.js";
+import { afterScanOf, createPlexTarget } from "./plex/plex-target.js";
 import { TARGET_FACTORIES } from "./registry.js";
 
 export type { TargetBuildDeps } from "./factory.js";
@@ -25,7 +25,7 @@ export function buildTargets(config: Config, deps: TargetBuildDeps): TargetRunti
   config.TARGETS.forEach((entry, i) => {
     if (!entry.ENABLED) return;
     const at = `TARGETS[${i}]`;
-    const target = TARGET_FACTORIES[entry.TYPE]({ entry, at }, deps);
+    const target = TARGET_FACTORIES[entry.TYPE]({ entry, at, config }, deps);
     const rewriter = createRewriter([{ rules: entry.REWRITES ?? [], at: `${at}.REWRITES` }]);
     built.push(assemble(target, target.libraries, mapperFor(entry.PATH_MAPPINGS, `${at}.PATH_MAPPINGS`, rewriter)));
   });
@@ -42,12 +42,19 @@ export function runtimeOfTarget(target: Target, tuning: { clock?: Clock; logger?
 
 function buildFlatPlex(config: Config, deps: TargetBuildDeps): TargetRuntime {
   const { clock, logger } = deps;
+  const plexDeps = {
+    clock,
+    logger,
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+    afterScan: { config, env: deps.env, signal: deps.signal },
+  };
   if (config.PLEX_SCAN_METHOD === "scanner") {
     const scanner = createScannerTargetFromConfig(config, { env: deps.env ?? {}, logger, signal: deps.signal });
     // The scanner target reads the Plex database on every listLibraries(); the cache serves the HTTP side.
-    return runtimeOfTarget(scanner, { clock, logger });
+    return runtimeOfTarget({ ...scanner, afterScan: afterScanOf({}, plexDeps) }, { clock, logger });
   }
-  const plex = createPlexTarget(config, { clock, logger, fetch: deps.fetch, timeoutMs: deps.timeoutMs });
+  const plex = createPlexTarget(config, plexDeps);
   return assemble(plex, plex.libraries, undefined);
 }
 

@@ -1,4 +1,4 @@
-import type { TargetConfig } from "../config/types.js";
+import type { Config, TargetConfig } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { CachedTarget } from "./cached-target.js";
@@ -21,6 +21,8 @@ export interface TargetBuildDeps {
 export interface TargetEntry {
   entry: TargetConfig;
   at: string;
+  /** The whole config, for the flat keys an entry's unset fields fall back to (a Plex entry's after-scan settings). */
+  config?: Config;
 }
 
 /**

@@ -80,7 +80,6 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
       clock,
       logger,
       signal: controller.signal,
-      timeoutMs: 5_000,
       gate,
     });
     delivery = startDelivery({ queue, targets, clock, logger, around: afterScan.around, ...(gate ? { anchors: gate } : {}) });

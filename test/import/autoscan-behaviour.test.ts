@@ -14,7 +14,7 @@ import { createIngest } from "../../src/ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../../src/ingest/sources.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advance, createQueue, deferred, flush, recordingTarget } from "../queue/helpers.js";
+import { advance, createQueue, deferred, flush, recordingTarget, deliveryTargetOf } from "../queue/helpers.js";
 
 const AUTOSCAN = `
 minimum-age: 10s
@@ -99,7 +99,7 @@ describe("an imported autoscan config ranks scans as autoscan did", async () => 
     const { queue, clock, ingest, target } = setup();
     const blocker = deferred();
     target.behaviour = (folder) => (folder === "/data/Movies/Blocker" ? blocker.promise : undefined);
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger(), policy: { concurrencyPerTarget: 1 } });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), policy: { concurrencyPerTarget: 1 } });
     await ingest([{ path: "/mnt/unionfs/Media/Movies/Blocker", kind: "folder" }], "manual", "Manual");
     await advance(clock, 10_000); // the blocker is due and holds the only slot
     const arrivals: Array<[string, string, string?]> = [

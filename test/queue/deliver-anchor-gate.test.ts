@@ -5,7 +5,7 @@ import { JellyfinApiClient } from "../../src/targets/jellyfin/api.js";
 import { JellyfinTarget } from "../../src/targets/jellyfin/jellyfin-target.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { createQueue } from "./helpers.js";
+import { createQueue, deliveryTargetOf } from "./helpers.js";
 
 const SEASON = "/media/TV-Shows/Show/Season 1";
 const VIDEO = `${SEASON}/Show - S01E01.mkv`;
@@ -44,7 +44,14 @@ describe("a delivery's item refresh passes the anchor gate", () => {
     const first = attemptEnd();
     // A video replaced in place: scan its folder, then refresh its item.
     queue.enqueue([{ folder: SEASON, source: "tdarr", event: "Manual", files: [VIDEO], refresh: true }]);
-    delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), anchors, anchorRetryMs: RETRY_MS });
+    delivery = startDelivery({
+      queue,
+      targets: [target].map(deliveryTargetOf),
+      clock,
+      logger: silentLogger(),
+      anchors,
+      anchorRetryMs: RETRY_MS,
+    });
     expect(await first).toBe("claim-released");
     expect(server.mediaUpdates).toHaveLength(1);
     expect(server.items.refreshes).toEqual([]);

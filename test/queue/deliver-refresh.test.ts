@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Library, Target } from "../../src/domain.js";
-import { deliverFolder, deliveryTargetOf } from "../../src/delivery/deliver.js";
+import { deliverFolder } from "../../src/delivery/deliver.js";
+import { deliveryTargetOf } from "./helpers.js";
 
 const HD: Library = { id: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] };
 const UHD: Library = { id: "2", title: "Movies 4K", type: "movie", locations: ["/data/Movies"] };

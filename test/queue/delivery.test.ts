@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { TargetUnavailableError, type Library } from "../../src/domain.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { advance, createQueue, deferred, flush, recordingTarget, request } from "./helpers.js";
+import { advance, createQueue, deferred, flush, recordingTarget, request, deliveryTargetOf } from "./helpers.js";
 
 function setup(options: Parameters<typeof createQueue>[0] = {}) {
   const { queue, clock, db, reads } = createQueue(options);
   const target = recordingTarget(clock);
-  const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), random: () => 0.5 });
+  const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), random: () => 0.5 });
   return { queue, clock, db, reads, target, delivery };
 }
 
@@ -54,7 +54,7 @@ describe("delivery", () => {
     target.libraries.push(music);
     const blocker = deferred();
     target.behaviour = (folder) => (folder === "/data/TV/Blocker" ? blocker.promise : undefined);
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger(), policy: { concurrencyPerTarget: 1 } });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), policy: { concurrencyPerTarget: 1 } });
     queue.enqueue([request("/data/TV/Blocker")]);
     await advance(clock, 1_000);
     queue.enqueue([request("/data/TV/A")]);
@@ -81,7 +81,7 @@ describe("delivery", () => {
     fourK.behaviour = () => {
       throw new TargetUnavailableError("503 from plex-4k");
     };
-    startDelivery({ queue, targets: [main, fourK], clock, logger: silentLogger(), random: () => 0 });
+    startDelivery({ queue, targets: [main, fourK].map(deliveryTargetOf), clock, logger: silentLogger(), random: () => 0 });
     queue.enqueue([request("/data/Movies/Film (2000)")]);
     await advance(clock, 10_000);
     const [scan] = reads.listPending();
@@ -124,7 +124,13 @@ describe("delivery", () => {
           inFlight -= 1;
         });
       };
-      startDelivery({ queue, targets: [target], clock, logger: silentLogger(), policy: { concurrencyPerTarget: concurrency } });
+      startDelivery({
+        queue,
+        targets: [target].map(deliveryTargetOf),
+        clock,
+        logger: silentLogger(),
+        policy: { concurrencyPerTarget: concurrency },
+      });
       queue.enqueue(["A", "B", "C", "D", "E", "F"].map((s) => request(`/data/TV/${s}`)));
       await advance(clock, 10_000);
       expect(inFlight).toBe(expected);

@@ -3,7 +3,7 @@ import { silentLogger } from "../../src/lib/logger.js";
 import type { FileCheckPolicy } from "../../src/queue/file-checks.js";
 import type { FileChecker } from "../../src/delivery/gates.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advanceInSteps, createQueue, flush, recordingTarget, tempDatabase } from "./helpers.js";
+import { advanceInSteps, createQueue, flush, recordingTarget, tempDatabase, deliveryTargetOf } from "./helpers.js";
 
 const POLICY: FileCheckPolicy = { maxChecks: 3, delayMs: 60_000, scanFolderOnExhaustion: false };
 const FOLDER = "/data/TV/Show/Season 1";
@@ -27,7 +27,13 @@ function setup(policy: Partial<FileCheckPolicy> = {}, initial: string[] = [], db
   const { queue, clock, reads } = createQueue({ db, delayMs: 10_000, fileChecks });
   const target = recordingTarget(clock);
   const files = visibleFiles(...initial);
-  const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), fileChecker: files.checker });
+  const delivery = startDelivery({
+    queue,
+    targets: [target].map(deliveryTargetOf),
+    clock,
+    logger: silentLogger(),
+    fileChecker: files.checker,
+  });
   return { queue, clock, reads, target, files, delivery, fileChecks };
 }
 
@@ -116,7 +122,7 @@ describe("file-exists checks", () => {
     const { queue, clock, reads } = createQueue({ db: files.reopen(), clock: first.clock, delayMs: 10_000, fileChecks: POLICY });
     const target = recordingTarget(clock);
     const again = visibleFiles();
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger(), fileChecker: again.checker });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), fileChecker: again.checker });
     await flush();
     expect(reads.listPending()[0]).toMatchObject({ state: "waiting-for-files", fileChecks: 2 });
     await advanceInSteps(clock, 60_000, 5_000);
@@ -138,7 +144,7 @@ describe("anchors", () => {
         return { ok: present };
       },
     };
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger(), anchors });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), anchors });
     queue.enqueue([{ folder: "/data/TV/A", source: "manual", event: "Manual" }]);
     queue.enqueue([{ folder: "/data/TV/B", source: "manual", event: "Manual" }]);
     await advanceInSteps(clock, 60_000, 1_000);
@@ -165,7 +171,7 @@ describe("anchors", () => {
         return { ok: answers.shift() ?? present };
       },
     };
-    const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger(), anchors });
+    const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger(), anchors });
     queue.enqueue([{ folder: "/data/TV/A", source: "manual", event: "Manual" }]);
     await advanceInSteps(clock, 2_000, 500);
     expect(answers).toEqual([]);

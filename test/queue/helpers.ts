@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 import type { Library, Target } from "../../src/domain.js";
+import type { DeliveryTarget } from "../../src/delivery/deliver.js";
+import { findLibrariesFor } from "../../src/paths/index.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { pino } from "pino";
 import { silentLogger, type Logger } from "../../src/lib/logger.js";
@@ -113,4 +115,20 @@ export function capturingLogger(): { logger: Logger; lines: Array<Record<string,
  */
 export async function advanceInSteps(clock: ManualClock, ms: number, step = 250): Promise<void> {
   for (let moved = 0; moved < ms; moved += step) await advance(clock, Math.min(step, ms - moved));
+}
+
+/** A bare Target as the scheduler takes one, for tests: its own path form, a fresh library list on every delivery. */
+export function deliveryTargetOf(target: Target): DeliveryTarget {
+  let known: Library[] | undefined;
+  return {
+    target,
+    libraries: {
+      librariesFor: async (folder) => {
+        known = await target.listLibraries();
+        return findLibrariesFor(folder, known);
+      },
+      knownLibraries: () => known,
+    },
+    toTargetPath: (path) => path,
+  };
 }

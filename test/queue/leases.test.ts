@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { startDelivery, type DeliveryQueue } from "../../src/delivery/scheduler.js";
-import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request, tempDatabase } from "./helpers.js";
+import {
+  advance,
+  advanceInSteps,
+  capturingLogger,
+  createQueue,
+  recordingTarget,
+  request,
+  tempDatabase,
+  deliveryTargetOf,
+} from "./helpers.js";
 
 describe("claim leases", () => {
   it("retries recording an outcome the database refused, without delivering the folder again", async () => {
@@ -17,7 +26,7 @@ describe("claim leases", () => {
       },
     });
     const { logger, lines } = capturingLogger();
-    startDelivery({ queue: flaky, targets: [target], clock, logger });
+    startDelivery({ queue: flaky, targets: [target].map(deliveryTargetOf), clock, logger });
     queue.enqueue([request("/data/TV/Show/Season 1")]);
     await advance(clock, 0);
     expect(target.scans).toHaveLength(1);
@@ -50,7 +59,7 @@ describe("claim leases", () => {
     });
     expect(ghost.claimDue("plex", 1)).toHaveLength(1);
     const target = recordingTarget(clock);
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     await advanceInSteps(clock, 59_000, 1_000);
     expect(target.scans).toEqual([]);
     await advanceInSteps(clock, 40_000, 1_000);
@@ -63,7 +72,7 @@ describe("claim leases", () => {
     const target = recordingTarget(clock);
     let finish: () => void = () => undefined;
     target.behaviour = () => new Promise<void>((resolve) => (finish = resolve));
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     queue.enqueue([request("/data/TV/Show/Season 1")]);
     await advanceInSteps(clock, 5 * 60_000, 5_000);
     expect(queue.releaseExpiredLeases()).toEqual([]);

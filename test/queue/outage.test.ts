@@ -3,7 +3,7 @@ import { TargetUnavailableError } from "../../src/domain.js";
 import type { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advanceInSteps, createQueue, recordingTarget, request, type RecordingTarget } from "./helpers.js";
+import { advanceInSteps, createQueue, recordingTarget, request, type RecordingTarget, deliveryTargetOf } from "./helpers.js";
 
 // The figures (#20, item 5): 20 held scans, 4 calls in flight per
 // target, the default backoff; every held scan must be delivered within 30 s
@@ -54,7 +54,7 @@ function deliverAt(random: number) {
   const target = recordingTarget(clock);
   const delivery = startDelivery({
     queue,
-    targets: [target],
+    targets: [target].map(deliveryTargetOf),
     clock,
     logger: silentLogger(),
     random: () => random,

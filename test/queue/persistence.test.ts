@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advance, createQueue, recordingTarget, request, tempDatabase } from "./helpers.js";
+import { advance, createQueue, recordingTarget, request, tempDatabase, deliveryTargetOf } from "./helpers.js";
 
 describe("persistence", () => {
   it("resumes pending scans after the database is closed and reopened", async () => {
@@ -20,7 +20,7 @@ describe("persistence", () => {
         .sort(),
     ).toEqual(["/data/Movies/Film", "/data/TV/Show/Season 1"]);
     const target = recordingTarget(clock);
-    startDelivery({ queue: second.queue, targets: [target], clock, logger: silentLogger() });
+    startDelivery({ queue: second.queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     await advance(clock, 10_000);
     expect(target.scans.map((s) => s.folder).sort()).toEqual(["/data/Movies/Film", "/data/TV/Show/Season 1"]);
   });
@@ -66,7 +66,7 @@ describe("persistence", () => {
   it("keeps a bounded history of done scans", async () => {
     const { queue, clock, reads } = createQueue({ delayMs: 0, history: { done: 3 } });
     const target = recordingTarget(clock);
-    startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+    startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     for (let i = 0; i < 6; i++) {
       queue.enqueue([request(`/data/TV/Show ${i}`)]);
       await advance(clock, 1_000);

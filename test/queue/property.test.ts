@@ -5,7 +5,7 @@ import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { isWithin } from "../../src/paths/index.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advanceInSteps, createQueue, recordingTarget, request } from "./helpers.js";
+import { advanceInSteps, createQueue, recordingTarget, request, deliveryTargetOf } from "./helpers.js";
 
 // Few names, so random folders nest, repeat and share prefixes ("a" and "a b").
 const folderArb = fc.array(fc.constantFrom("a", "b", "a b", "c"), { minLength: 1, maxLength: 4 }).map((parts) => `/m/${parts.join("/")}`);
@@ -29,7 +29,7 @@ describe("coalescing properties", () => {
           queue.enqueue([request(r.folder)]);
           clock.advance(r.gapMs);
         }
-        startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+        startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
         await advanceInSteps(clock, 400_000, 10_000);
         const scanned = target.scans.map((s) => s.folder);
         expect(queue.countPending()).toBe(0);
@@ -52,7 +52,7 @@ describe("coalescing properties", () => {
         };
         startDelivery({
           queue,
-          targets: [target],
+          targets: [target].map(deliveryTargetOf),
           clock,
           logger: silentLogger(),
           policy: { backoff: { baseMs: 1_000, factor: 2, maxMs: 8_000 } },

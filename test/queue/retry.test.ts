@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request } from "./helpers.js";
+import { advance, advanceInSteps, capturingLogger, createQueue, recordingTarget, request, deliveryTargetOf } from "./helpers.js";
 
 const backoff = { baseMs: 1_000, factor: 2, maxMs: 8_000 };
 
@@ -15,7 +15,14 @@ describe("retries", () => {
       attempts.push(clock.now());
       if (attempts.length <= failures) throw error();
     };
-    const delivery = startDelivery({ queue, targets: [target], clock, logger, random: () => 0.5, policy: { backoff } });
+    const delivery = startDelivery({
+      queue,
+      targets: [target].map(deliveryTargetOf),
+      clock,
+      logger,
+      random: () => 0.5,
+      policy: { backoff },
+    });
     return { queue, clock, reads, target, attempts, delivery };
   }
 
@@ -65,7 +72,7 @@ describe("retries", () => {
   it("skips a target that has no library for the folder, and fails the scan when no target has one", async () => {
     const { queue, clock, reads } = createQueue({ delayMs: 0 });
     const plex = recordingTarget(clock);
-    startDelivery({ queue, targets: [plex], clock, logger: silentLogger(), random: () => 0, policy: { backoff } });
+    startDelivery({ queue, targets: [plex].map(deliveryTargetOf), clock, logger: silentLogger(), random: () => 0, policy: { backoff } });
     queue.enqueue([request("/elsewhere/Show")]);
     await advance(clock, 0);
     const [failed] = reads.listFailed();
@@ -81,7 +88,7 @@ describe("retries", () => {
     plex.behaviour = () => {
       throw new TargetUnavailableError("connect ECONNREFUSED 127.0.0.1:32400");
     };
-    startDelivery({ queue, targets: [plex], clock, logger: silentLogger(), policy: { maxAgeMs: 60 * 60_000 } });
+    startDelivery({ queue, targets: [plex].map(deliveryTargetOf), clock, logger: silentLogger(), policy: { maxAgeMs: 60 * 60_000 } });
     queue.enqueue([request("/data/TV/Show")]);
     await advanceInSteps(clock, 59 * 60_000, 60_000);
     expect(queue.countPending()).toBe(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { startDelivery } from "../../src/delivery/scheduler.js";
-import { advance, createQueue, deferred, flush, recordingTarget, request, tempDatabase } from "./helpers.js";
+import { advance, createQueue, deferred, flush, recordingTarget, request, tempDatabase, deliveryTargetOf } from "./helpers.js";
 import { ManualClock } from "../../src/lib/clock.js";
 
 describe("stop", () => {
@@ -10,7 +10,7 @@ describe("stop", () => {
     const target = recordingTarget(clock);
     const gate = deferred();
     target.behaviour = () => gate.promise;
-    const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+    const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     queue.enqueue([request("/data/TV/Show")]);
     await advance(clock, 0);
     let stopped = false;
@@ -25,7 +25,7 @@ describe("stop", () => {
   it("takes no new work once stopped", async () => {
     const { queue, clock } = createQueue({ delayMs: 0 });
     const target = recordingTarget(clock);
-    const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+    const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     await delivery.stop();
     queue.enqueue([request("/data/TV/Show")]);
     delivery.wake();
@@ -41,7 +41,7 @@ describe("stop", () => {
     const target = recordingTarget(clock);
     const hung = deferred();
     target.behaviour = () => hung.promise;
-    const delivery = startDelivery({ queue, targets: [target], clock, logger: silentLogger() });
+    const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock, logger: silentLogger() });
     queue.enqueue([request("/data/TV/Show")]);
     await advance(clock, 0);
     const stopping = delivery.stop(5_000);

@@ -3,9 +3,10 @@ import type { Hooks } from "../../hooks/hooks.js";
 import type { Logger } from "../../lib/logger.js";
 import type { DeliveryTarget } from "../deliver.js";
 import type { QueueEvent, QueueEvents } from "../../queue/events.js";
-import type { DeliveryAround } from "../scheduler.js";
+import type { DeliveryAround } from "../scheduler-types.js";
 import type { DeliveryJob } from "../../queue/types.js";
 import type { ConfirmationHandle } from "./driver.js";
+import type { RescanQueue } from "../rescans.js";
 
 /** A target the hooks and the confirmation belong to (a Plex one), with its driver when its after-scan work is on. */
 export interface HookedTarget {
@@ -20,6 +21,8 @@ export interface AroundDeliveryOptions {
   logger: Logger;
   /** The queue's events: a recorded outcome wakes the driver or runs the after-scan hook. */
   events: QueueEvents;
+  /** The drivers' re-scans, for the scheduler to send. */
+  rescans?: RescanQueue;
 }
 
 export interface AroundDelivery extends DeliveryAround {
@@ -47,6 +50,7 @@ export function createAroundDelivery(options: AroundDeliveryOptions): AroundDeli
         logger.warn({ err: error, folder: job.folder }, "before-scan hook could not run; scanning anyway");
       }
     },
+    ...(options.rescans ? { rescans: options.rescans } : {}),
     stop: unsubscribe,
   };
 

@@ -1,12 +1,12 @@
-import { AnchorMissingError } from "../../domain.js";
 import type { Hooks } from "../../hooks/hooks.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import type { DeliveryTarget } from "../deliver.js";
-import { sendThrough, type AnchorGate } from "../anchor-gate.js";
+import type { AnchorGate } from "../anchor-gate.js";
 import type { ScanQueue } from "../../queue/scan-queue.js";
-import type { PlexAfterScan } from "../../targets/plex/after-scan.js";
-import type { ConfirmStep, ConfirmWait } from "../../targets/plex/confirm.js";
+import type { AfterScanCapability } from "../../domain.js";
+import { createConfirmer, type ConfirmStep, type Confirmer, type ConfirmWait } from "./confirm.js";
+import type { RescanQueue } from "../rescans.js";
 import { describeHeldSettle, describeProgress, readProgress, unsettled, type PlexConfirming, type SectionProgress } from "./progress.js";
 import { heldForAnchors, settleBatch } from "./settle.js";
 
@@ -14,11 +14,14 @@ export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" 
 
 export interface ConfirmationOptions {
   queue: ConfirmQueue;
-  afterScan: Pick<PlexAfterScan, "confirmer" | "confirmSettings" | "analyzes" | "analyze" | "emptyTrash" | "refreshItems">;
-  /** The Plex target whose deliveries are confirmed: re-scans go through it, in its path form. */
+  /** The target's after-scan capability (Target.afterScan): its settings, its lookup and its calls. */
+  afterScan: AfterScanCapability;
+  /** The target whose deliveries are confirmed, in its path form. */
   target: DeliveryTarget;
+  /** Where a re-scan is queued: the scheduler sends it through deliver.ts and the anchor gate. */
+  rescans: Pick<RescanQueue, "request">;
   hooks?: Hooks;
-  /** The service's anchor gate, shared with the scheduler: re-scans, analyze, item refresh and emptyTrash go through it. */
+  /** The service's anchor gate, shared with the scheduler: analyze, item refresh and emptyTrash go through it. */
   gate?: AnchorGate;
   clock: Clock;
   logger: Logger;
@@ -39,7 +42,8 @@ export interface ConfirmationHandle {
  */
 export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
   const { queue, clock, logger } = options;
-  const pollMs = options.afterScan.confirmSettings.pollMs;
+  const pollMs = options.afterScan.settings.confirm.pollMs;
+  const confirmer = createConfirmer({ target: options.afterScan, settings: options.afterScan.settings.confirm });
   let timer: unknown;
   let running: Promise<void> | undefined;
   let stopping = false;
@@ -54,7 +58,7 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
 
   function run(): void {
     if (running || stopping) return;
-    running = pollOnce(options)
+    running = pollOnce(options, confirmer)
       .catch((error: unknown) => logger.warn({ err: error }, "could not ask Plex about the scans being confirmed; asking again"))
       .finally(() => {
         running = undefined;
@@ -97,15 +101,15 @@ export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, l
 }
 
 /** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
-async function pollOnce(options: ConfirmationOptions): Promise<void> {
-  const { queue, afterScan, target: dt, clock, logger } = options;
+async function pollOnce(options: ConfirmationOptions, confirmer: Confirmer): Promise<void> {
+  const { queue, target: dt, clock, logger } = options;
   const rows = queue.listConfirming(dt.target.name).map(readProgress);
   if (rows.length === 0) return;
   const waits: ConfirmWait[] = [];
   for (const row of rows) {
     for (const s of row.progress.sections) if (!s.result) waits.push(waitOf(row, s, dt));
   }
-  const round = waits.length > 0 ? await afterScan.confirmer.poll(waits, clock.now()) : { outcomes: [], sections: [] };
+  const round = waits.length > 0 ? await confirmer.poll(waits, clock.now()) : { outcomes: [], sections: [] };
   const steps = new Map(round.outcomes.map((o) => [o.id, o.step]));
   for (const row of rows) {
     for (const s of row.progress.sections) {
@@ -144,10 +148,9 @@ function waitOf(row: PlexConfirming, s: SectionProgress, dt: DeliveryTarget): Co
   };
 }
 
-/** Moves one section's progress by the poll's step; a re-scan is made here, through the anchor gate and the target. */
+/** Moves one section's progress by the poll's step; a re-scan is queued for the scheduler, which sends it through the anchor gate. */
 async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress, options: ConfirmationOptions): Promise<void> {
   const { target: dt, clock, logger } = options;
-  const send = sendThrough(options.gate);
   switch (step.kind) {
     case "wait":
       if (step.refreshing) s.sawRefreshing = true;
@@ -155,22 +158,19 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
       return;
     case "rescan": {
       const folder = dt.toTargetPath(row.folder);
-      const library = dt.libraries.knownLibraries()?.find((l) => l.id === s.id) ?? { id: s.id, title: s.title, type: "", locations: [] };
-      try {
-        await send(() => dt.target.scan(folder, library, []));
+      const outcome = await options.rescans.request({ target: dt.target.name, folder: row.folder, library: { id: s.id, title: s.title } });
+      if (outcome.kind === "done") {
         logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
         delete s.rescanHeld;
         Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, notConfirmed: step.notConfirmed });
-      } catch (error) {
-        if (error instanceof AnchorMissingError) {
-          // Like a delivery: nothing sent, nothing counted; the next poll decides "rescan" again.
-          if (s.rescanHeld === undefined) logger.warn({ folder, section: s.title }, "re-scan held: an anchor is missing");
-          s.rescanHeld = clock.now();
-          s.notConfirmed = step.notConfirmed;
-          return;
-        }
+      } else if (outcome.kind === "held") {
+        // Like a delivery: nothing sent, nothing counted; the next poll decides "rescan" again.
+        if (s.rescanHeld === undefined) logger.warn({ folder, section: s.title }, "re-scan held: an anchor is missing");
+        s.rescanHeld = clock.now();
+        s.notConfirmed = step.notConfirmed;
+      } else {
         // The next poll decides "rescan" again and tries once more.
-        logger.warn({ folder, section: s.title, err: error }, "could not scan the folder again; trying at the next poll");
+        logger.warn({ folder, section: s.title, err: outcome.error }, "could not scan the folder again; trying at the next poll");
       }
       return;
     }

@@ -1,5 +1,5 @@
 import type { ConfirmingDelivery } from "../../queue/confirm-store.js";
-import type { PlexItemRef } from "../../targets/plex/library-items-db.js";
+import type { ItemRef } from "../../domain.js";
 
 /** How one library section of a confirming delivery stands; the driver's record, stored by the queue as JSON. */
 export interface SectionProgress {
@@ -14,7 +14,7 @@ export interface SectionProgress {
   /** Files the latest poll found not as expected (shown while waiting). */
   notConfirmed?: string[];
   /** Set once the section is settled. */
-  result?: { kind: "confirmed" | "finished" | "unconfirmed"; items: PlexItemRef[]; notConfirmed: string[]; reason?: string };
+  result?: { kind: "confirmed" | "finished" | "unconfirmed"; items: ItemRef[]; notConfirmed: string[]; reason?: string };
 }
 
 export interface ConfirmProgressRecord {

@@ -4,16 +4,15 @@ import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import type { ConfirmFinish } from "../../queue/confirm-store.js";
 import { sendThrough, type AnchorGate } from "../anchor-gate.js";
-import type { AnalyzeReport } from "../../targets/plex/analyze.js";
-import type { PlexAfterScan } from "../../targets/plex/after-scan.js";
-import type { PlexSection } from "../../targets/plex/api.js";
-import type { PlexItemRef } from "../../targets/plex/library-items-db.js";
-import { trashCauseOf } from "../../targets/plex/empty-trash.js";
+import type { AfterScanCapability, ItemRef, LibraryScanState } from "../../domain.js";
+import { emptyTrashIfSafe, trashCauseOf } from "./empty-trash.js";
+import { analyzeItems, refreshItems, type AnalyzeReport } from "./item-calls.js";
 import type { PlexConfirming } from "./progress.js";
 import { messageOf } from "../../lib/errors.js";
 
 export interface SettleDeps {
-  afterScan: Pick<PlexAfterScan, "analyzes" | "analyze" | "emptyTrash" | "refreshItems">;
+  /** The target's after-scan capability. */
+  afterScan: Pick<AfterScanCapability, "settings" | "analyzeCalls" | "refreshCalls" | "countTrash" | "emptyTrash">;
   target: string;
   /** The target's path for a media-server path: the hooks get the folder and files as that server sees them. */
   toTargetPath?: (path: string) => string;
@@ -36,7 +35,7 @@ export interface SettleDeps {
 export async function heldForAnchors(batch: PlexConfirming[], deps: SettleDeps): Promise<Set<PlexConfirming>> {
   const { afterScan, gate } = deps;
   const readsMount = (row: PlexConfirming) =>
-    (afterScan.analyzes && analyzeItemsOf(row).length > 0) || refreshItemsOf(row, deps).length > 0;
+    (afterScan.settings.analyzes && analyzeItemsOf(row).length > 0) || refreshItemsOf(row, deps).length > 0;
   const waiting = batch.filter(readsMount);
   if (!gate || waiting.length === 0 || (await gate.confirm())) return new Set();
   return new Set(waiting);
@@ -51,7 +50,7 @@ export async function heldForAnchors(batch: PlexConfirming[], deps: SettleDeps):
  * call the gate held after others had gone out) are reported in the outcome,
  * never retried (retrying would analyze twice).
  */
-export async function settleBatch(batch: PlexConfirming[], sections: PlexSection[], deps: SettleDeps): Promise<ConfirmFinish[]> {
+export async function settleBatch(batch: PlexConfirming[], sections: LibraryScanState[], deps: SettleDeps): Promise<ConfirmFinish[]> {
   const { logger } = deps;
   const report = await analyzeBatch(batch, deps);
   const refreshed = await refreshBatch(batch, report, deps);
@@ -108,14 +107,14 @@ export async function settleBatch(batch: PlexConfirming[], sections: PlexSection
 }
 
 /** A sidecar's video is refreshed, not analyzed: its media did not change. */
-function analyzeItemsOf(row: PlexConfirming): PlexItemRef[] {
+function analyzeItemsOf(row: PlexConfirming): ItemRef[] {
   return row.progress.sections.flatMap((s) => (s.result?.items ?? []).filter((i) => i.named === undefined));
 }
 
 async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<AnalyzeReport> {
   const items = batch.flatMap(analyzeItemsOf);
   try {
-    const report = await deps.afterScan.analyze(items, sendThrough(deps.gate));
+    const report = await analyzeItems(deps.afterScan, items, sendThrough(deps.gate));
     if (report.analyzed.length > 0) deps.logger.info({ items: report.analyzed.length }, "asked Plex to analyze the new items");
     for (const { ratingKey, error } of report.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not analyze an item");
     return report;
@@ -126,7 +125,7 @@ async function analyzeBatch(batch: PlexConfirming[], deps: SettleDeps): Promise<
 }
 
 /** The confirmed items of each row's files marked for refresh (docs/item-refresh.md); the items carry the target's paths. */
-function refreshItemsOf(row: PlexConfirming, deps: Pick<SettleDeps, "toTargetPath">): PlexItemRef[] {
+function refreshItemsOf(row: PlexConfirming, deps: Pick<SettleDeps, "toTargetPath">): ItemRef[] {
   const seen = deps.toTargetPath ?? ((path: string) => path);
   const wanted = new Set(row.refreshFiles.map(seen));
   return row.progress.sections.flatMap((s) => (s.result?.items ?? []).filter((i) => wanted.has(i.named ?? i.file)));
@@ -137,7 +136,7 @@ async function refreshBatch(batch: PlexConfirming[], report: AnalyzeReport, deps
   const items = batch.flatMap((row) => refreshItemsOf(row, deps));
   if (items.length === 0) return new Set();
   try {
-    const round = await deps.afterScan.refreshItems(items, new Set(report.analyzed), sendThrough(deps.gate));
+    const round = await refreshItems(deps.afterScan, items, new Set(report.analyzed), sendThrough(deps.gate));
     deps.logger.info({ items: round.refreshed.length, analyzed: round.analyzed.length }, "asked Plex to refresh the items");
     for (const { ratingKey, error } of round.failed) deps.logger.warn({ ratingKey, err: error }, "Plex could not refresh an item");
     return new Set(round.refreshed);
@@ -159,7 +158,7 @@ function analyzedOf(row: PlexConfirming, report: AnalyzeReport): string[] {
 }
 
 /** Per section of the batch: what became of its trash, in words; sections nothing made eligible are left out. */
-async function emptyTrashOfBatch(batch: PlexConfirming[], sections: PlexSection[], deps: SettleDeps): Promise<Map<string, string>> {
+async function emptyTrashOfBatch(batch: PlexConfirming[], sections: LibraryScanState[], deps: SettleDeps): Promise<Map<string, string>> {
   const causesBy = new Map<string, Array<"upgrade" | "deletion">>();
   for (const row of batch) {
     const cause = trashCauseOf({ event: row.event, files: row.files.length, deletedFiles: row.deletedFiles.length });
@@ -179,7 +178,13 @@ async function emptyTrashOfBatch(batch: PlexConfirming[], sections: PlexSection[
     anchorsPresent ??= gate ? await gate.confirm() : true;
     try {
       const input = { sectionRefreshing: section.refreshing, alreadyEmptied: false, anchorsPresent, causes };
-      const result = await deps.afterScan.emptyTrash({ id, type: section.type }, input, sendThrough(gate));
+      const result = await emptyTrashIfSafe(
+        deps.afterScan,
+        { id, type: section.type },
+        input,
+        deps.afterScan.settings.trash,
+        sendThrough(gate),
+      );
       if (result.action === "emptied") {
         outcome.set(id, `emptied (${result.deletedCount} deleted items)`);
         deps.logger.info({ section: section.title, deleted: result.deletedCount }, "emptied the section's trash");

@@ -1,17 +1,14 @@
 import type { Config } from "../../config/types.js";
-import { TargetUnavailableError } from "../../domain.js";
-import { analyzeThroughApi, analyzeThroughScanner, pickAnalyzeItems, type AnalyzeReport } from "./analyze.js";
+import { TargetUnavailableError, type AfterScanCapability } from "../../domain.js";
+import { analyzeCallsThroughApi, analyzeCallsThroughScanner, pickAnalyzeItems } from "./analyze.js";
 import { PlexApiClient, type PlexSection } from "./api.js";
-import { createConfirmer, type ConfirmSettings, type Confirmer } from "./confirm.js";
-import { emptyTrashIfSafe, type TrashInput, type TrashResult, type TrashSettings } from "./empty-trash.js";
 import { openPlexLibraryDb } from "./library-db.js";
-import type { PlexItemRef } from "./library-items-db.js";
-import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
-import { refreshPlexItems, type ItemRefreshRound } from "./item-refresh.js";
+import { createPlexLookup } from "./library-lookup.js";
+import { plexRefreshCalls } from "./item-refresh.js";
+import { itemsOfRef } from "./sidecar-items.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
 import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
 import { messageOf } from "../../lib/errors.js";
-import type { AnchorSend } from "../../delivery/anchor-gate.js";
 
 /** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
 export type AfterScanConfig = Pick<
@@ -38,28 +35,6 @@ export type AfterScanConfig = Pick<
   | "USE_SUDO"
 >;
 
-/** Everything the queue needs after a scan was delivered to Plex, built from the config. */
-export interface PlexAfterScan {
-  /** Whether delivered scans must wait for their section at all (confirmation, analyze or empty trash on). */
-  waitsForSection: boolean;
-  confirmSettings: ConfirmSettings;
-  trashSettings: TrashSettings;
-  /** One poll for every waiting scan: see Confirmer.poll. */
-  confirmer: Confirmer;
-  lookup: PlexLookup;
-  /** Whether analyze calls Plex at all (PLEX_ANALYZE_TYPE is not off). */
-  analyzes: boolean;
-  /**
-   * Analyzes the distinct items of confirmed files (PLEX_ANALYZE_TYPE / _DIRECTORY, the scan method's way).
-   * Every call below makes Plex read the mount, so each goes through `send`, the service's anchor gate.
-   */
-  analyze(items: readonly PlexItemRef[], send: AnchorSend): Promise<AnalyzeReport>;
-  /** Refreshes items through the API, and analyzes those whose own file was named unless already in `analyzed` (item-refresh.ts). */
-  refreshItems(items: readonly PlexItemRef[], analyzed: ReadonlySet<string>, send: AnchorSend): Promise<ItemRefreshRound>;
-  /** The guarded empty-trash step for one section (see emptyTrashIfSafe). */
-  emptyTrash(section: { id: string; type: string }, input: Omit<TrashInput, "deletedCount">, send: AnchorSend): Promise<TrashResult>;
-}
-
 export interface AfterScanDeps {
   /** The environment the scanner starts from (scanner method). */
   env: NodeJS.ProcessEnv;
@@ -73,12 +48,14 @@ export interface AfterScanDeps {
 }
 
 /**
- * The after-scan building blocks wired from the config. With the `scanner`
- * method the scanner has finished when the scan is delivered, so sections
- * come from the Plex database and never show `refreshing`; analyze runs the
- * scanner. Empty trash always goes through the API (it needs PLEX_TOKEN).
+ * The after-scan capability of a Plex target, from its settings. With the
+ * `scanner` method the scanner has finished when the scan is delivered, so
+ * sections come from the Plex database and never show `refreshing`; analyze
+ * runs the scanner. Empty trash always goes through the API (it needs the
+ * token). Files are found in the database when PLEX_DATABASE_PATH can be
+ * read, else through the API's folder view (library-lookup.ts).
  */
-export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps): PlexAfterScan {
+export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps): AfterScanCapability {
   const api = new PlexApiClient({
     baseUrl: config.PLEX_LOCAL_URL,
     token: config.PLEX_TOKEN,
@@ -88,40 +65,41 @@ export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps
     tokenKey: deps.tokenKey,
   });
   const lookup = createPlexLookup({ databasePath: config.PLEX_DATABASE_PATH, api });
-  const confirmSettings: ConfirmSettings = {
-    pollMs: config.PLEX_CONFIRM_POLL_INTERVAL * 1000,
-    maxWaitMs: config.PLEX_CONFIRM_MAX_WAIT * 1000,
-    rescanDelayMs: config.PLEX_CONFIRM_RESCAN_DELAY * 1000,
-    confirmFiles: config.PLEX_CONFIRM_SCANS,
-  };
-  const trashSettings: TrashSettings = {
-    enabled: config.PLEX_EMPTY_TRASH,
-    maxFiles: config.PLEX_EMPTY_TRASH_MAX_FILES,
-    zeroDeleted: config.PLEX_EMPTY_TRASH_ZERO_DELETED,
-  };
   const scanner = config.PLEX_SCAN_METHOD === "scanner";
-  const sections = scanner ? { listSections: async () => sectionsFromDb(config.PLEX_DATABASE_PATH) } : api;
+  const analyzes = config.PLEX_ANALYZE_TYPE !== "off";
   return {
-    waitsForSection: config.PLEX_CONFIRM_SCANS || config.PLEX_ANALYZE_TYPE !== "off" || config.PLEX_EMPTY_TRASH,
-    confirmSettings,
-    trashSettings,
-    confirmer: createConfirmer({ api: sections, lookup, settings: confirmSettings }),
-    lookup,
-    analyzes: config.PLEX_ANALYZE_TYPE !== "off",
-    async analyze(items, send) {
-      const keys = pickAnalyzeItems(items, config.PLEX_ANALYZE_DIRECTORY);
-      if (config.PLEX_ANALYZE_TYPE === "off" || keys.length === 0) return { analyzed: [], failed: [] };
-      if (!scanner) return analyzeThroughApi(api, keys, send);
-      const settings = resolveScannerSettings(config, {}, true);
-      return analyzeThroughScanner(settings, config.PLEX_ANALYZE_TYPE, keys, {
-        env: deps.env,
-        timeoutMs: DEFAULT_SCANNER_TIMEOUT_MS,
-        send,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-      });
+    settings: {
+      confirm: {
+        pollMs: config.PLEX_CONFIRM_POLL_INTERVAL * 1000,
+        maxWaitMs: config.PLEX_CONFIRM_MAX_WAIT * 1000,
+        rescanDelayMs: config.PLEX_CONFIRM_RESCAN_DELAY * 1000,
+        confirmFiles: config.PLEX_CONFIRM_SCANS,
+      },
+      trash: {
+        enabled: config.PLEX_EMPTY_TRASH,
+        maxFiles: config.PLEX_EMPTY_TRASH_MAX_FILES,
+        zeroDeleted: config.PLEX_EMPTY_TRASH_ZERO_DELETED,
+      },
+      waitsForSection: config.PLEX_CONFIRM_SCANS || analyzes || config.PLEX_EMPTY_TRASH,
+      analyzes,
     },
-    refreshItems: (items, analyzed, send) => refreshPlexItems(api, items, analyzed, send),
-    emptyTrash: (section, input, send) => emptyTrashIfSafe({ api, lookup }, section, input, trashSettings, send),
+    listLibraryStates: async () => (scanner ? sectionsFromDb(config.PLEX_DATABASE_PATH) : api.listSections()),
+    async findFiles(requests) {
+      const located = await lookup.locate(requests.map(({ library, files }) => ({ section: library, files })));
+      const found = located.found.map((byFile) => new Map([...byFile].map(([file, ref]) => [file, itemsOfRef(ref)])));
+      return { found, source: located.source, ...(located.databaseProblem ? { sourceProblem: located.databaseProblem } : {}) };
+    },
+    analyzeCalls(items) {
+      const keys = pickAnalyzeItems(items, config.PLEX_ANALYZE_DIRECTORY);
+      if (!analyzes || keys.length === 0) return [];
+      if (!scanner) return analyzeCallsThroughApi(api, keys);
+      const settings = resolveScannerSettings(config, {}, true);
+      const options = { env: deps.env, timeoutMs: DEFAULT_SCANNER_TIMEOUT_MS, ...(deps.signal ? { signal: deps.signal } : {}) };
+      return analyzeCallsThroughScanner(settings, config.PLEX_ANALYZE_TYPE, keys, options);
+    },
+    refreshCalls: (items, analyzed) => plexRefreshCalls(api, items, analyzed),
+    countTrash: async (library) => (await lookup.countTrash(library)).count,
+    emptyTrash: (library) => api.emptyTrash(library.id),
   };
 }
 

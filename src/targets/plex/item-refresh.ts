@@ -1,7 +1,5 @@
-import { AnchorMissingError, TargetAuthError } from "../../domain.js";
-import { sendUngated, type AnchorSend } from "../../delivery/anchor-gate.js";
+import { TargetAuthError, type ItemCall, type ItemRef } from "../../domain.js";
 import type { PlexApiClient } from "./api.js";
-import type { PlexItemRef } from "./library-items-db.js";
 
 /** What one round of item refreshes did. */
 export interface ItemRefreshRound {
@@ -14,18 +12,13 @@ export interface ItemRefreshRound {
  * `PUT /library/metadata/{ratingKey}/refresh` once per distinct item of
  * `refs`, then `PUT …/analyze` for the items whose own media file was named
  * (not a sidecar's video: a subtitle does not change the media) unless
- * `analyzed` already holds them, each call through `send` (the anchor gate).
- * A refused token stops the round (every other call would be refused the
- * same way) and is thrown; a missing anchor stops it too, the calls left
- * reported failed; other failures are reported per item.
+ * `analyzed` already holds them (or their parent).
  */
-export async function refreshPlexItems(
+export function plexRefreshCalls(
   api: Pick<PlexApiClient, "refreshItem" | "analyzeItem">,
-  refs: readonly PlexItemRef[],
+  refs: readonly ItemRef[],
   analyzed: ReadonlySet<string> = new Set(),
-  send: AnchorSend = sendUngated,
-): Promise<ItemRefreshRound> {
-  const round: ItemRefreshRound = { refreshed: [], analyzed: [], failed: [] };
+): Array<ItemCall & { kind: "refreshed" | "analyzed" }> {
   const refreshKeys = [...new Set(refs.map((r) => r.ratingKey))];
   const analyzeKeys = [
     ...new Set(
@@ -34,24 +27,31 @@ export async function refreshPlexItems(
         .map((r) => r.ratingKey),
     ),
   ];
-  const calls: Array<[string, string[], (key: string) => Promise<void>]> = [
-    ["refreshed", refreshKeys, (key) => api.refreshItem(key)],
-    ["analyzed", analyzeKeys, (key) => api.analyzeItem(key)],
+  return [
+    ...refreshKeys.map((key) => ({ kind: "refreshed" as const, keys: [key], run: () => api.refreshItem(key) })),
+    ...analyzeKeys.map((key) => ({ kind: "analyzed" as const, keys: [key], run: () => api.analyzeItem(key) })),
   ];
-  for (const [index, [done, keys, call]] of calls.entries()) {
-    for (const [at, ratingKey] of keys.entries()) {
-      try {
-        await send(() => call(ratingKey));
-        round[done as "refreshed" | "analyzed"].push(ratingKey);
-      } catch (error) {
-        if (error instanceof TargetAuthError) throw error;
-        if (error instanceof AnchorMissingError) {
-          const left = [...keys.slice(at), ...calls.slice(index + 1).flatMap(([, rest]) => rest)];
-          round.failed.push(...left.map((key) => ({ ratingKey: key, error })));
-          return round;
-        }
-        round.failed.push({ ratingKey, error: error instanceof Error ? error : new Error(String(error)) });
-      }
+}
+
+/**
+ * The refresh calls of `refs`, sent at once (a delivery's item refresh: the
+ * delivery passed the anchor gate for the whole of it). A refused token
+ * stops the round and is thrown (every other call would be refused the same
+ * way); other failures are reported per item.
+ */
+export async function refreshPlexItems(
+  api: Pick<PlexApiClient, "refreshItem" | "analyzeItem">,
+  refs: readonly ItemRef[],
+): Promise<ItemRefreshRound> {
+  const round: ItemRefreshRound = { refreshed: [], analyzed: [], failed: [] };
+  for (const call of plexRefreshCalls(api, refs)) {
+    const [ratingKey = ""] = call.keys;
+    try {
+      await call.run();
+      round[call.kind].push(ratingKey);
+    } catch (error) {
+      if (error instanceof TargetAuthError) throw error;
+      round.failed.push({ ratingKey, error: error instanceof Error ? error : new Error(String(error)) });
     }
   }
   return round;

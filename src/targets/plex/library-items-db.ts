@@ -1,13 +1,8 @@
+import type { ItemRef } from "../../domain.js";
 import { openLibraryDb } from "./open-library-db.js";
 
 /** The Plex item that holds a file: its ratingKey (metadata item id) and parent (season, album). */
-export interface PlexItemRef {
-  file: string;
-  ratingKey: string;
-  /** Absent for items without a parent (a movie). */
-  parentRatingKey?: string;
-  /** The sidecar this item was found for (its video is `file`); absent when `file` itself was named. */
-  named?: string;
+export interface PlexItemRef extends ItemRef {
   /** A folder-wide sidecar's further videos (`poster.jpg` in a folder of two editions). */
   more?: PlexItemRef[];
 }

@@ -1,6 +1,6 @@
 import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
 import type { Config } from "../../config/types.js";
-import type { ItemRefreshReport, Library } from "../../domain.js";
+import type { AfterScanCapability, ItemRefreshReport, Library } from "../../domain.js";
 import { systemClock, type Clock } from "../../lib/clock.js";
 import type { FolderListing } from "./folder-listing.js";
 import type { Logger } from "../../lib/logger.js";
@@ -11,6 +11,8 @@ import { PlexApiClient } from "./api.js";
 import { refreshPlexItems } from "./item-refresh.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
 import { itemsOfRef } from "./sidecar-items.js";
+import { createPlexAfterScan, type AfterScanConfig } from "./after-scan.js";
+import { afterScanConfigOfEntry } from "./after-scan-config.js";
 
 /**
  * How long folder-view listings above a file's folder serve further item
@@ -29,6 +31,8 @@ export interface PlexTargetOptions extends LibraryCacheTuning {
   lookup?: Pick<PlexLookup, "locate">;
   /** Shown in logs and the API; "plex" (the flat PLEX_* keys) by default. */
   name?: string;
+  /** Its after-scan capability (after-scan.ts), when its settings are known. */
+  afterScan?: AfterScanCapability;
 }
 
 /**
@@ -41,6 +45,7 @@ export class PlexTarget extends CachedTarget {
   readonly scansPerLibrary = true;
   override readonly confirms = true;
   readonly where: string;
+  readonly afterScan?: AfterScanCapability;
   private readonly api: PlexApi;
   private readonly lookup: Pick<PlexLookup, "locate"> | undefined;
   private readonly clock: Clock;
@@ -48,8 +53,9 @@ export class PlexTarget extends CachedTarget {
   private walk = { cache: new Map<string, Promise<FolderListing>>(), since: 0 };
 
   constructor(options: PlexTargetOptions) {
-    const { api, lookup, name = PLEX_TARGET_NAMES.api, ...tuning } = options;
+    const { api, lookup, name = PLEX_TARGET_NAMES.api, afterScan, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
+    if (afterScan) this.afterScan = afterScan;
     this.api = api;
     this.lookup = lookup;
     this.clock = tuning.clock ?? systemClock;
@@ -131,9 +137,11 @@ export interface PlexTargetDeps {
   logger?: Logger;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** The after-scan settings (the flat PLEX_* keys, or an entry's with their fallbacks): with them the target has its after-scan capability. */
+  afterScan?: { config: AfterScanConfig; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
 }
 
-/** The Plex target described by the flat keys (PLEX_LOCAL_URL, PLEX_TOKEN). */
+/** The Plex target described by the flat keys (PLEX_LOCAL_URL, PLEX_TOKEN); `deps.afterScan` gives it its after-scan work. */
 export function createPlexTarget(
   config: Pick<Config, "PLEX_LOCAL_URL" | "PLEX_TOKEN"> & Partial<Pick<Config, "PLEX_DATABASE_PATH">>,
   deps: PlexTargetDeps = {},
@@ -164,11 +172,34 @@ export function createNamedPlexTarget(settings: PlexTargetSettings, deps: PlexTa
     fetch: deps.fetch,
   });
   const lookup = createPlexLookup({ databasePath: settings.databasePath ?? "", api });
-  return new PlexTarget({ api, lookup, name: settings.name, clock: deps.clock, logger: deps.logger });
+  const afterScan = deps.afterScan && afterScanOf(settings, deps);
+  return new PlexTarget({ api, lookup, name: settings.name, clock: deps.clock, logger: deps.logger, ...(afterScan ? { afterScan } : {}) });
 }
 
-/** A TARGETS entry of TYPE "plex": always the API method (the scanner is for the flat PLEX_* keys). */
-export const createPlexEntryTarget: TargetFactory = ({ entry, at }, deps) =>
+/** The after-scan capability of a Plex target, over its own server and keys. */
+export function afterScanOf(
+  settings: Pick<PlexTargetSettings, "urlKey" | "tokenKey">,
+  deps: PlexTargetDeps,
+): AfterScanCapability | undefined {
+  if (!deps.afterScan) return undefined;
+  const { config, env = {}, signal } = deps.afterScan;
+  const { urlKey, tokenKey } = settings;
+  return createPlexAfterScan(config, {
+    env,
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+    urlKey,
+    tokenKey,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/**
+ * A TARGETS entry of TYPE "plex": always the API method (the scanner is for
+ * the flat PLEX_* keys). Its after-scan settings are its own fields, each
+ * falling back to the flat PLEX_* key (after-scan-config.ts).
+ */
+export const createPlexEntryTarget: TargetFactory = ({ entry, at, config }, deps) =>
   createNamedPlexTarget(
     {
       name: entry.NAME,
@@ -178,5 +209,5 @@ export const createPlexEntryTarget: TargetFactory = ({ entry, at }, deps) =>
       tokenKey: `${at}.TOKEN`,
       databasePath: entry.DATABASE_PATH ?? "",
     },
-    deps,
+    config ? { ...deps, afterScan: { config: afterScanConfigOfEntry(config, entry), env: deps.env, signal: deps.signal } } : deps,
   );

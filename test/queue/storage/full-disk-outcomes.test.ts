@@ -10,6 +10,7 @@ import { createSpaceReserve } from "../../../src/queue/storage/space-reserve.js"
 import { createStorageWatch } from "../../../src/queue/storage/storage-watch.js";
 import { recordingLogger } from "../../helpers/log-lines.js";
 import { canMountSmallDisk, mountDiskForTest } from "../../helpers/small-disk.js";
+import { deliveryTargetOf } from "../helpers.js";
 
 const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
 
@@ -42,7 +43,7 @@ describe.skipIf(!canMountSmallDisk)("a delivery under way when the disk fills", 
           answer = resolve;
         }),
     };
-    const delivery = startDelivery({ queue, targets: [target], clock: systemClock, logger, storage });
+    const delivery = startDelivery({ queue, targets: [target].map(deliveryTargetOf), clock: systemClock, logger, storage });
     queue.enqueue([{ folder: "/data/TV/Show/Season 1", source: "sonarr", event: "Download" }]);
     await expect.poll(() => scans).toEqual(["/data/TV/Show/Season 1"]);
 

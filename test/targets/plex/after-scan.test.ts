@@ -3,9 +3,10 @@ import { defaultConfig } from "../../../src/config/defaults.js";
 import type { Config } from "../../../src/config/types.js";
 import { TargetUnavailableError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
-import { sendUngated } from "../../../src/delivery/anchor-gate.js";
+import { createConfirmer, type ConfirmWait } from "../../../src/delivery/after-scan/confirm.js";
+import { emptyTrashIfSafe } from "../../../src/delivery/after-scan/empty-trash.js";
+import { analyzeItems } from "../../../src/delivery/after-scan/item-calls.js";
 import { createPlexAfterScan } from "../../../src/targets/plex/after-scan.js";
-import type { ConfirmWait } from "../../../src/targets/plex/confirm.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
 import { createFakeBin } from "../../scan/helpers/fake-bin.js";
 import { buildPlexItemsDb } from "../../scan/helpers/plex-db.js";
@@ -40,29 +41,34 @@ const waitFor = (files: string[], deletedFiles: string[] = []): ConfirmWait => (
   rescanned: false,
 });
 
+/** The confirmation's poller over the capability, as the after-scan work builds it. */
+const confirmerOf = (afterScan: ReturnType<typeof createPlexAfterScan>) =>
+  createConfirmer({ target: afterScan, settings: afterScan.settings.confirm });
+
 describe("createPlexAfterScan with the api method", () => {
   it("confirms a Sonarr import and analyzes its episode once, then empties the trash of an upgrade", async () => {
     const afterScan = createPlexAfterScan(configFor({ PLEX_ANALYZE_TYPE: "basic", PLEX_EMPTY_TRASH: true }), { env: {} });
-    expect(afterScan.waitsForSection).toBe(true);
+    expect(afterScan.settings.waitsForSection).toBe(true);
     const api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
     plex.addItem(`${SEASON}/E01.720p.mkv`);
     plex.removeFile(`${SEASON}/E01.720p.mkv`);
     plex.addFile(`${SEASON}/E01.1080p.mkv`);
     await api.refresh("2", SEASON);
     const wait = waitFor([`${SEASON}/E01.1080p.mkv`], [`${SEASON}/E01.720p.mkv`]);
-    const first = await afterScan.confirmer.poll([wait], T0 + 10_000);
+    const first = await confirmerOf(afterScan).poll([wait], T0 + 10_000);
     expect(first.outcomes[0]?.step).toMatchObject({ kind: "wait", why: "refreshing" });
-    const second = await afterScan.confirmer.poll([{ ...wait, sawRefreshing: true }], T0 + 20_000);
+    const second = await confirmerOf(afterScan).poll([{ ...wait, sawRefreshing: true }], T0 + 20_000);
     const step = second.outcomes[0]?.step;
     if (step?.kind !== "confirmed") throw new Error(`expected confirmed, got ${step?.kind}`);
-    const report = await afterScan.analyze([...step.items, ...step.items], sendUngated);
+    const report = await analyzeItems(afterScan, [...step.items, ...step.items]);
     expect(report.analyzed).toEqual([plex.itemOf(`${SEASON}/E01.1080p.mkv`)?.ratingKey]);
     expect(plex.analyzed).toHaveLength(1);
     const refreshing = second.sections.find((s) => s.id === "2")?.refreshing ?? true;
-    const trash = await afterScan.emptyTrash(
+    const trash = await emptyTrashIfSafe(
+      afterScan,
       { id: "2", type: "show" },
       { sectionRefreshing: refreshing, alreadyEmptied: false, anchorsPresent: true, causes: ["upgrade"] },
-      sendUngated,
+      afterScan.settings.trash,
     );
     expect(trash).toEqual({ action: "emptied", deletedCount: 1 });
     expect(plex.emptiedTrash).toEqual(["2"]);
@@ -70,8 +76,8 @@ describe("createPlexAfterScan with the api method", () => {
 
   it("neither analyzes nor waits for sections when confirmation, analyze and empty trash are all off", async () => {
     const afterScan = createPlexAfterScan(configFor({ PLEX_CONFIRM_SCANS: false }), { env: {} });
-    expect(afterScan.waitsForSection).toBe(false);
-    expect(await afterScan.analyze([{ file: "/x", ratingKey: "1" }], sendUngated)).toEqual({ analyzed: [], failed: [] });
+    expect(afterScan.settings.waitsForSection).toBe(false);
+    expect(await analyzeItems(afterScan, [{ file: "/x", ratingKey: "1" }])).toEqual({ analyzed: [], failed: [] });
     expect(plex.requests).toEqual([]);
   });
 });
@@ -92,10 +98,10 @@ describe("createPlexAfterScan with the scanner method", () => {
       PLEX_ANALYZE_DIRECTORY: true,
     });
     const afterScan = createPlexAfterScan(config, { env: bin.env });
-    const round = await afterScan.confirmer.poll([waitFor([file])], T0 + 10_000);
+    const round = await confirmerOf(afterScan).poll([waitFor([file])], T0 + 10_000);
     expect(round.outcomes[0]?.step).toEqual({ kind: "confirmed", items: [{ file, ratingKey: "70", parentRatingKey: "69" }] });
     expect(plex.requests).toEqual([]);
-    expect(await afterScan.analyze([{ file, ratingKey: "70", parentRatingKey: "69" }], sendUngated)).toEqual({
+    expect(await analyzeItems(afterScan, [{ file, ratingKey: "70", parentRatingKey: "69" }])).toEqual({
       analyzed: ["69"],
       failed: [],
     });
@@ -106,6 +112,6 @@ describe("createPlexAfterScan with the scanner method", () => {
     const afterScan = createPlexAfterScan(configFor({ PLEX_SCAN_METHOD: "scanner", PLEX_DATABASE_PATH: "/nonexistent/plex.db" }), {
       env: {},
     });
-    await expect(afterScan.confirmer.poll([waitFor([])], T0 + 10_000)).rejects.toBeInstanceOf(TargetUnavailableError);
+    await expect(confirmerOf(afterScan).poll([waitFor([])], T0 + 10_000)).rejects.toBeInstanceOf(TargetUnavailableError);
   });
 });

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TargetAuthError } from "../../../src/domain.js";
+import type { ItemCall } from "../../../src/domain.js";
+import { sendItemCalls } from "../../../src/delivery/after-scan/item-calls.js";
 import {
-  analyzeThroughApi,
-  analyzeThroughScanner,
+  analyzeCallsThroughApi,
+  analyzeCallsThroughScanner,
   buildAnalyzeCommands,
   pickAnalyzeItems,
   SCANNER_ANALYZE_BATCH,
@@ -11,6 +13,14 @@ import { PlexApiClient } from "../../../src/targets/plex/api.js";
 import type { ScannerSettings } from "../../../src/targets/plex-scanner/scanner-command.js";
 import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
 import { createFakeBin } from "../../scan/helpers/fake-bin.js";
+
+/** The calls sent one after the other as the after-scan work sends them, without an anchor gate. */
+async function sent(calls: ItemCall[]) {
+  const { done, failed } = await sendItemCalls(calls);
+  return { analyzed: done.flatMap((call) => call.keys), failed };
+}
+const analyzeThroughApi = (api: PlexApiClient, keys: string[]) => sent(analyzeCallsThroughApi(api, keys));
+const analyzeThroughScanner = (...args: Parameters<typeof analyzeCallsThroughScanner>) => sent(analyzeCallsThroughScanner(...args));
 
 const episodes = [
   { file: "/tv/S/Season 1/E1.mkv", ratingKey: "11", parentRatingKey: "10" },

@@ -1,17 +1,10 @@
-import { AnchorMissingError } from "../../domain.js";
-import { sendUngated, type AnchorSend } from "../../delivery/anchor-gate.js";
-import type { PlexApiClient } from "./api.js";
-import type { PlexLookup } from "./library-lookup.js";
+import { AnchorMissingError, type AfterScanCapability, type TrashSettings } from "../../domain.js";
+import { sendUngated, type AnchorSend } from "../anchor-gate.js";
 
 /** What makes a section's trash worth emptying: an upgrade replaced a file, or files were deleted. */
 export type TrashCause = "upgrade" | "deletion";
 
-/** PLEX_EMPTY_TRASH, PLEX_EMPTY_TRASH_MAX_FILES, PLEX_EMPTY_TRASH_ZERO_DELETED. */
-export interface TrashSettings {
-  enabled: boolean;
-  maxFiles: number;
-  zeroDeleted: boolean;
-}
+export type { TrashSettings } from "../../domain.js";
 
 /** What the queue knows about one section at the end of a batch of scans. */
 export interface TrashInput {
@@ -85,15 +78,15 @@ export type TrashResult =
 
 /**
  * The whole step for one section: decide, count the trash when needed (the
- * database when readable, else the API), decide again, and empty it. Plex
- * errors are thrown (Target*Error) for the queue to retry; nothing is emptied
+ * target's countTrash: Plex's database when readable, else its API), decide
+ * again, and empty it. The server's errors are thrown (Target*Error); nothing is emptied
  * on a count that could not be read. The emptyTrash call goes through
  * `send`, the anchor gate: it looks at the anchors again after the count,
  * and the call leaves in the same turn as every one is found, not at all
  * when one is missing.
  */
 export async function emptyTrashIfSafe(
-  deps: { api: Pick<PlexApiClient, "emptyTrash">; lookup: Pick<PlexLookup, "countTrash"> },
+  target: Pick<AfterScanCapability, "countTrash" | "emptyTrash">,
   section: { id: string; type: string },
   input: Omit<TrashInput, "deletedCount">,
   settings: TrashSettings,
@@ -102,12 +95,12 @@ export async function emptyTrashIfSafe(
   const first = decideEmptyTrash(input, settings);
   if (first.action === "wait") return first;
   if (first.action === "skip") return { action: "skipped", reason: first.reason };
-  const { count } = await deps.lookup.countTrash(section);
+  const count = await target.countTrash(section);
   const second = decideEmptyTrash({ ...input, deletedCount: count }, settings);
   if (second.action === "skip") return { action: "skipped", reason: second.reason, deletedCount: count };
   if (second.action !== "empty") return { action: "skipped", reason: "the count did not settle the decision", deletedCount: count };
   try {
-    await send(() => deps.api.emptyTrash(section.id));
+    await send(() => target.emptyTrash(section));
   } catch (error) {
     if (!(error instanceof AnchorMissingError)) throw error;
     const held = decideEmptyTrash({ ...input, anchorsPresent: false, deletedCount: count }, settings);

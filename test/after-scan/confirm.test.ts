@@ -1,10 +1,11 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlexApiClient } from "../../../src/targets/plex/api.js";
-import { createConfirmer, type ConfirmSettings, type ConfirmWait, type Confirmer } from "../../../src/targets/plex/confirm.js";
-import { createPlexLookup } from "../../../src/targets/plex/library-lookup.js";
-import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
-import { copyFixtureDb, hasFixtureDb } from "../../scan/helpers/plex-db.js";
+import { defaultConfig } from "../../src/config/defaults.js";
+import { createConfirmer, type ConfirmSettings, type ConfirmWait, type Confirmer } from "../../src/delivery/after-scan/confirm.js";
+import { createPlexAfterScan } from "../../src/targets/plex/after-scan.js";
+import { PlexApiClient } from "../../src/targets/plex/api.js";
+import { startFakePlex, type FakePlex } from "../fakes/plex.js";
+import { copyFixtureDb, hasFixtureDb } from "../scan/helpers/plex-db.js";
 
 const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 600_000, rescanDelayMs: 60_000, confirmFiles: true };
 const T0 = 1_700_000_000_000;
@@ -14,10 +15,16 @@ let plex: FakePlex;
 let api: PlexApiClient;
 let confirmer: Confirmer;
 
+/** The Plex target's after-scan capability over the fake, its files found in `databasePath` or through the API. */
+function plexAfterScan(databasePath = "") {
+  const config = { ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
+  return createPlexAfterScan({ ...config, PLEX_DATABASE_PATH: databasePath }, { env: {} });
+}
+
 beforeEach(async () => {
   plex = await startFakePlex({ refreshDuration: 2 });
   api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
-  confirmer = createConfirmer({ api, lookup: createPlexLookup({ databasePath: "", api }), settings });
+  confirmer = createConfirmer({ target: plexAfterScan(), settings });
 });
 
 afterEach(async () => {
@@ -115,7 +122,7 @@ describe.skipIf(!hasFixtureDb)("confirmation through the real Plex database", ()
     );
     db.prepare("UPDATE media_parts SET deleted_at = 1700000001 WHERE file = ?").run(`${show}/Game.of.Thrones.S01E02.mp4`);
     db.close();
-    const fromDb = createConfirmer({ api, lookup: createPlexLookup({ databasePath, api }), settings });
+    const fromDb = createConfirmer({ target: plexAfterScan(databasePath), settings });
     const upgrade = wait("u1", [`${show}/S01E02.1080p.mkv`], { deletedFiles: [`${show}/Game.of.Thrones.S01E02.mp4`] });
     const round = await fromDb.poll([upgrade], T0 + 10_000);
     expect(round.outcomes[0]?.step).toEqual({

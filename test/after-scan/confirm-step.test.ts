@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideConfirmStep, type ConfirmSettings, type FileCheck } from "../../../src/targets/plex/confirm-step.js";
+import { decideConfirmStep, type ConfirmSettings, type FileCheck } from "../../src/delivery/after-scan/confirm-step.js";
 
 const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 600_000, rescanDelayMs: 120_000, confirmFiles: true };
 const T0 = 1_700_000_000_000;

@@ -1,16 +1,6 @@
-import type { PlexItemRef } from "./library-items-db.js";
+import type { ConfirmSettings, ItemRef } from "../../domain.js";
 
-/** How long to give Plex; all in milliseconds. */
-export interface ConfirmSettings {
-  /** PLEX_CONFIRM_POLL_INTERVAL: time between two polls, and the least time a scan gets before its section counts as finished. */
-  pollMs: number;
-  /** PLEX_CONFIRM_MAX_WAIT: how long a section may stay `refreshing` before the files are checked anyway. */
-  maxWaitMs: number;
-  /** PLEX_CONFIRM_RESCAN_DELAY: how long after a scan call missing files are waited for before the folder is scanned again. */
-  rescanDelayMs: number;
-  /** PLEX_CONFIRM_SCANS: false waits for the section only (for analyze and empty trash) and never re-scans. */
-  confirmFiles: boolean;
-}
+export type { ConfirmSettings } from "../../domain.js";
 
 /** What the queue keeps about one scan of one section while it is being confirmed. */
 export interface ConfirmProgress {
@@ -28,7 +18,7 @@ export type SectionObservation = { refreshing: boolean } | undefined;
 /** The files of the scan as Plex knows them now. */
 export interface FileCheck {
   /** Items of the files expected present that Plex has. */
-  items: PlexItemRef[];
+  items: ItemRef[];
   /** Files not as expected: an import Plex lacks, or a deleted file Plex still lists. */
   notConfirmed: string[];
 }
@@ -37,13 +27,13 @@ export type ConfirmStep =
   /** Poll again later; `refreshing` is what to remember as `sawRefreshing`. */
   | { kind: "wait"; why: "refreshing" | "settling" | "files-missing"; refreshing: boolean; notConfirmed: string[] }
   /** Every file is as expected (or none was named and the section finished). */
-  | { kind: "confirmed"; items: PlexItemRef[] }
+  | { kind: "confirmed"; items: ItemRef[] }
   /** PLEX_CONFIRM_SCANS off: the section finished; `items` are the files Plex has now. */
-  | { kind: "finished"; items: PlexItemRef[] }
+  | { kind: "finished"; items: ItemRef[] }
   /** Scan the folder once more now, then confirm again with `rescanned: true`. */
   | { kind: "rescan"; notConfirmed: string[] }
   /** Give up: visible in the queue, the page and the log. */
-  | { kind: "unconfirmed"; notConfirmed: string[]; items: PlexItemRef[]; reason: string };
+  | { kind: "unconfirmed"; notConfirmed: string[]; items: ItemRef[]; reason: string };
 
 /** Whether this poll must look at the files: only once the section is done refreshing (or waited too long). */
 export function needsFileCheck(progress: ConfirmProgress, section: SectionObservation, now: number, settings: ConfirmSettings): boolean {

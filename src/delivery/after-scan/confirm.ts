@@ -1,7 +1,5 @@
-import type { PlexApiClient, PlexSection } from "./api.js";
+import type { AfterScanCapability, FindFilesRequest, LibraryScanState } from "../../domain.js";
 import { decideConfirmStep, needsFileCheck, type ConfirmProgress, type ConfirmSettings, type ConfirmStep } from "./confirm-step.js";
-import type { LocateRequest, LookupSource, PlexLookup } from "./library-lookup.js";
-import { itemsOfRef } from "./sidecar-items.js";
 
 export type { ConfirmProgress, ConfirmSettings, ConfirmStep, FileCheck } from "./confirm-step.js";
 
@@ -23,56 +21,54 @@ export interface ConfirmOutcome {
 
 export interface ConfirmRound {
   outcomes: ConfirmOutcome[];
-  /** The sections as this poll saw them, for the empty-trash decision; empty when nothing waited. */
-  sections: PlexSection[];
+  /** The libraries as this poll saw them, for the empty-trash decision; empty when nothing waited. */
+  sections: LibraryScanState[];
   /** Where the files were looked up; absent when no file was checked. */
-  lookup?: LookupSource;
+  lookup?: { source: string; sourceProblem?: string };
 }
 
 export interface ConfirmerOptions {
-  api: Pick<PlexApiClient, "listSections">;
-  lookup: PlexLookup;
+  /** The target's after-scan capability: its libraries' states and its file lookup. */
+  target: Pick<AfterScanCapability, "listLibraryStates" | "findFiles">;
   settings: ConfirmSettings;
 }
 
-/** Polls Plex for every waiting scan at once. */
+/** Polls the server for every waiting scan at once. */
 export interface Confirmer {
   /**
-   * One poll for all of `waits`: a single `GET /library/sections` answers for
-   * every section (so for every scan, however many wait on one section), then
-   * one lookup covers the files of every scan whose section is done. Nothing
-   * is called when nothing waits. Throws a Target*Error when Plex cannot be
-   * asked; the queue then polls again at its next interval.
+   * One poll for all of `waits`: a single list of the libraries (Plex: `GET
+   * /library/sections`) answers for every section (so for every scan, however
+   * many wait on one section), then one lookup covers the files of every scan
+   * whose section is done. Nothing is called when nothing waits. Throws a
+   * Target*Error when the server cannot be asked; the driver then polls
+   * again at its next interval.
    */
   poll(waits: readonly ConfirmWait[], now: number): Promise<ConfirmRound>;
 }
 
 export function createConfirmer(options: ConfirmerOptions): Confirmer {
-  const { api, lookup, settings } = options;
+  const { target, settings } = options;
   return {
     async poll(waits, now) {
       if (waits.length === 0) return { outcomes: [], sections: [] };
-      const sections = await api.listSections();
+      const sections = await target.listLibraryStates();
       const byId = new Map(sections.map((s) => [s.id, s]));
       const checked: ConfirmWait[] = [];
-      const requests: LocateRequest[] = [];
+      const requests: FindFilesRequest[] = [];
       for (const wait of waits) {
         const section = byId.get(wait.sectionId);
         if (!section || !needsFileCheck(wait, section, now, settings)) continue;
         checked.push(wait);
-        requests.push({ section, files: [...wait.files, ...wait.deletedFiles] });
+        requests.push({ library: section, files: [...wait.files, ...wait.deletedFiles] });
       }
       const anyFiles = requests.some((r) => r.files.length > 0);
-      const located = anyFiles ? await lookup.locate(requests) : undefined;
+      const located = anyFiles ? await target.findFiles(requests) : undefined;
       const checks = new Map(
         checked.map((wait, i) => {
           const found = located?.found[i] ?? new Map();
           const missing = wait.files.filter((file) => !found.has(file));
           const lingering = wait.deletedFiles.filter((file) => found.has(file));
-          const items = wait.files.flatMap((file) => {
-            const ref = found.get(file);
-            return ref ? itemsOfRef(ref) : [];
-          });
+          const items = wait.files.flatMap((file) => found.get(file) ?? []);
           return [wait.id, { items, notConfirmed: [...missing, ...lingering] }];
         }),
       );
@@ -81,8 +77,7 @@ export function createConfirmer(options: ConfirmerOptions): Confirmer {
         step: decideConfirmStep(wait, byId.get(wait.sectionId), checks.get(wait.id), now, settings),
       }));
       const round: ConfirmRound = { outcomes, sections };
-      if (located)
-        round.lookup = { source: located.source, ...(located.databaseProblem ? { databaseProblem: located.databaseProblem } : {}) };
+      if (located) round.lookup = { source: located.source, ...(located.sourceProblem ? { sourceProblem: located.sourceProblem } : {}) };
       return round;
     },
   };

@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlexApiClient } from "../../../src/targets/plex/api.js";
+import { defaultConfig } from "../../src/config/defaults.js";
 import {
   decideEmptyTrash,
   emptyTrashIfSafe,
   trashCauseOf,
   type TrashInput,
   type TrashSettings,
-} from "../../../src/targets/plex/empty-trash.js";
-import { createPlexLookup } from "../../../src/targets/plex/library-lookup.js";
-import { startFakePlex, type FakePlex } from "../../fakes/plex.js";
+} from "../../src/delivery/after-scan/empty-trash.js";
+import { createPlexAfterScan } from "../../src/targets/plex/after-scan.js";
+import { PlexApiClient } from "../../src/targets/plex/api.js";
+import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 
 const on: TrashSettings = { enabled: true, maxFiles: 100, zeroDeleted: false };
 const ready: TrashInput = { sectionRefreshing: false, alreadyEmptied: false, anchorsPresent: true, causes: ["deletion"], deletedCount: 3 };
@@ -71,7 +72,8 @@ describe("emptyTrashIfSafe against Plex", () => {
   beforeEach(async () => {
     plex = await startFakePlex({ refreshDuration: "manual" });
     api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
-    deps = { api, lookup: createPlexLookup({ databasePath: "", api }) };
+    const config = { ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
+    deps = createPlexAfterScan({ ...config, PLEX_DATABASE_PATH: "" }, { env: {} });
   });
   afterEach(async () => {
     await plex.close();
