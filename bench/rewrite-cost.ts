@@ -11,6 +11,7 @@
  */
 import { parseConfigText } from "../src/config/load.js";
 import type { Config } from "../src/config/types.js";
+import { TARGET_CONFIGS } from "../src/targets/registry.js";
 import { createIngest, type Ingest } from "../src/ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../src/ingest/sources.js";
 
@@ -40,7 +41,7 @@ const cases: Array<[string, Record<string, unknown>]> = [
 ];
 
 function ingestOf(extra: Record<string, unknown>): Ingest {
-  const { config } = parseConfigText(JSON.stringify({ ...BASE, ...extra })) as { config: Config };
+  const { config } = parseConfigText(JSON.stringify({ ...BASE, ...extra }), TARGET_CONFIGS) as { config: Config };
   let sunk = 0;
   return createIngest({
     mapper: createServerMapper(config),

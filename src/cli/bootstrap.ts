@@ -2,6 +2,7 @@ import { defaultConfig } from "../config/defaults.js";
 import { secretLogPaths } from "../config/secrets.js";
 import { ConfigError, ConfigMissingError, loadConfig, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
 import { resolveInstallPaths } from "../lib/install-paths.js";
+import { TARGET_CONFIGS } from "../targets/registry.js";
 import { createLogger, type LogFormat, type LogLevel } from "../lib/logger.js";
 import type { CommandContext } from "./context.js";
 import { paint, shouldUseColor, writeLine } from "./output.js";
@@ -89,7 +90,7 @@ async function load(file: string, explicit: boolean, use: ConfigUse): Promise<Lo
   if (use.file === "none") return defaults;
   try {
     // Only the default path is ever created: a --config typo must not become a fresh config.
-    return await loadConfig(file, { create: use.file === "create" && !explicit, require: use.require ?? [] });
+    return await loadConfig(file, TARGET_CONFIGS, { create: use.file === "create" && !explicit, require: use.require ?? [] });
   } catch (error) {
     if (!(error instanceof ConfigMissingError)) throw error;
     if (explicit) throw new ConfigMissingError(file, "check the path given with --config (or run `scanarr --config <file> init`)");

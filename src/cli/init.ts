@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { generateServerPass } from "../config/defaults.js";
 import { writeStarterConfig } from "../config/load.js";
 import { UserError } from "../domain.js";
+import { TARGET_CONFIGS } from "../targets/registry.js";
 import { nextStepCommand } from "./command-line.js";
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
@@ -13,7 +14,7 @@ export async function run(_options: unknown, ctx: CommandContext): Promise<numbe
     const scanarr = nextStepCommand(ctx);
     throw new UserError(`${file} already exists; it was not changed. Check it with \`${scanarr} config check\` and \`${scanarr} doctor\`.`);
   }
-  await writeStarterConfig(file, generateServerPass());
+  await writeStarterConfig(file, generateServerPass(), TARGET_CONFIGS);
   const c = paint(ctx.color);
   const scanarr = nextStepCommand(ctx);
   const out = (line = "") => writeLine(ctx.stdout, line);

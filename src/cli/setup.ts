@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { generateServerPass } from "../config/defaults.js";
 import { parseConfigText } from "../config/load.js";
+import { TARGET_CONFIGS } from "../targets/registry.js";
 import { starterConfigText } from "../config/starter.js";
 import { installationClientId } from "../plex-tv/client-id.js";
 import { PlexTvClient } from "../plex-tv/client.js";
@@ -53,7 +54,7 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
     interactive,
     flags: { ...options, arr: options.arr ?? [] },
     // Read here, not by the shell: a --config naming a file that does not exist yet is where the set-up writes.
-    current: parseConfigText(text ?? starterText, file, []).config,
+    current: parseConfigText(text ?? starterText, TARGET_CONFIGS, file, []).config,
     services: {
       plexTv: async () =>
         new PlexTvClient({ baseUrl: plexTvUrl, clientId: await installationClientId(ctx.paths.dataDir), version: packageVersion() }),

@@ -158,38 +158,15 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
 /** Names of the Plex target the flat PLEX_* keys define, by PLEX_SCAN_METHOD (as plex_autoscan users know them). */
 export const PLEX_TARGET_NAMES: Readonly<Record<ScanMethod, string>> = { api: "plex", scanner: "plex-scanner" };
 
-/** The TARGETS fields only TYPE "plex" takes; unset, each follows the PLEX_* key of the same name. */
-export const PLEX_ENTRY_AFTER_SCAN_KEYS = [
-  "CONFIRM_SCANS",
-  "ANALYZE_TYPE",
-  "ANALYZE_DIRECTORY",
-  "EMPTY_TRASH",
-  "EMPTY_TRASH_MAX_FILES",
-  "EMPTY_TRASH_ZERO_DELETED",
-  "DATABASE_PATH",
-] as const satisfies ReadonlyArray<keyof TargetConfig>;
-
-/** The TARGETS fields of one TYPE only (tdarr's library, command's program and time limit); each stays as written. */
-export const TYPE_ONLY_TARGET_KEYS = {
-  LIBRARY_ID: "tdarr",
-  COMMAND: "command",
-  TIMEOUT: "command",
-} as const satisfies Partial<Record<keyof TargetConfig, TargetConfig["TYPE"]>>;
-
-/** A TARGETS entry as written, with the optional fields filled in (the Plex after-scan and TYPE-only fields stay as written). */
+/** A TARGETS entry as written, with the common optional fields filled in (the fields of one TYPE only stay as written). */
 export function withTargetDefaults(entry: Pick<TargetConfig, "TYPE" | "NAME"> & Partial<TargetConfig>): TargetConfig {
-  const asWritten = [...PLEX_ENTRY_AFTER_SCAN_KEYS, ...(Object.keys(TYPE_ONLY_TARGET_KEYS) as Array<keyof typeof TYPE_ONLY_TARGET_KEYS>)];
-  const kept = Object.fromEntries(asWritten.filter((k) => entry[k] !== undefined).map((k) => [k, entry[k]]));
   return {
-    ...kept,
-    TYPE: entry.TYPE,
-    NAME: entry.NAME,
+    ...entry,
     URL: entry.URL ?? "",
     TOKEN: entry.TOKEN ?? "",
     USERNAME: entry.USERNAME ?? "",
     PASSWORD: entry.PASSWORD ?? "",
     PATH_MAPPINGS: entry.PATH_MAPPINGS ?? {},
-    ...(entry.REWRITES ? { REWRITES: entry.REWRITES } : {}),
     ENABLED: entry.ENABLED ?? true,
   };
 }

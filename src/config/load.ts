@@ -4,8 +4,8 @@ import { defaultConfig, generateServerPass, withTargetDefaults } from "./default
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
 import { checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
-import { CONFIG_SCHEMA } from "./schema.js";
 import { starterConfigText } from "./starter.js";
+import { configSchema, type TargetKinds } from "./target-kind.js";
 import type { Config } from "./types.js";
 import { isPlainObject, validateValue, type ValidationReport } from "./validate.js";
 
@@ -62,17 +62,17 @@ export class ConfigMissingError extends ConfigError {
  * with every default (mode 0600: it holds SERVER_PASS) when `create` is set,
  * and is a ConfigMissingError otherwise.
  */
-export async function loadConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
+export async function loadConfig(file: string, kinds: TargetKinds, options: LoadOptions = {}): Promise<LoadedConfig> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw new ConfigError(file, [`cannot be read: ${error.message}`]);
   });
   if (text === undefined) {
     if (!options.create) throw new ConfigMissingError(file, "run `scanarr init` to write a starting config, or check the path");
-    const created = await writeStarterConfig(file, (options.generatePass ?? generateServerPass)());
+    const created = await writeStarterConfig(file, (options.generatePass ?? generateServerPass)(), kinds);
     return { ...created, created: true };
   }
-  const loaded = parseConfigText(text, file, options.require);
+  const loaded = parseConfigText(text, kinds, file, options.require);
   const mode = (await stat(file)).mode & 0o077;
   if (mode !== 0) loaded.warnings.push(`${file} can be read by other users and holds secrets; run: chmod 600 '${file}'`);
   return loaded;
@@ -82,9 +82,9 @@ export async function loadConfig(file: string, options: LoadOptions = {}): Promi
  * Writes the starting config (mode 0600: it holds SERVER_PASS) and returns it
  * loaded. It needs the user's PLEX_TOKEN, so requirements are not enforced.
  */
-export async function writeStarterConfig(file: string, pass: string): Promise<LoadedConfig> {
+export async function writeStarterConfig(file: string, pass: string, kinds: TargetKinds): Promise<LoadedConfig> {
   const text = starterConfigText(pass);
-  const loaded = parseConfigText(text, file, []);
+  const loaded = parseConfigText(text, kinds, file, []);
   await writeFileAtomic(file, text, { mode: 0o600, forceMode: true });
   return loaded;
 }
@@ -92,8 +92,15 @@ export async function writeStarterConfig(file: string, pass: string): Promise<Lo
 /**
  * Validates config JSON text; throws ConfigError listing every problem. The
  * requirements in `require` are enforced; the others come back in `unmet`.
+ * `kinds` are the target types' own fields and rules (targets/registry.ts
+ * TARGET_CONFIGS, given by the caller: config/ does not import targets/).
  */
-export function parseConfigText(text: string, file = "config.json", require: readonly ConfigRequirement[] = ["server"]): LoadedConfig {
+export function parseConfigText(
+  text: string,
+  kinds: TargetKinds,
+  file = "config.json",
+  require: readonly ConfigRequirement[] = ["server"],
+): LoadedConfig {
   let raw: unknown;
   try {
     raw = parseJsonWithPosition(text.replace(/^\uFEFF/, ""));
@@ -104,13 +111,13 @@ export function parseConfigText(text: string, file = "config.json", require: rea
   const report: ValidationReport = { problems: [], warnings: [] };
   if (!isPlainObject(raw)) throw new ConfigError(file, ["the top level must be a JSON object"]);
   const normalized = normalizeRaw(raw, report);
-  validateValue(CONFIG_SCHEMA, normalized, "", report);
+  validateValue(configSchema(kinds), normalized, "", report);
   // Keys with a problem fall back to their defaults, so the rules and requirements are still checked for the rest.
   const broken = new Set(report.problems.map(topKeyOf));
   const usable = Object.fromEntries(Object.entries(normalized).filter(([key]) => !broken.has(key)));
   const config = mergeDefaults(defaultConfig(""), usable);
   config.TARGETS = config.TARGETS.map(withTargetDefaults);
-  const later = checkRules(config);
+  const later = checkRules(config, kinds);
   const unmet: string[] = [];
   for (const [requirement, problems] of checkRequirements(config, { passGiven: "SERVER_PASS" in normalized })) {
     (require.includes(requirement) ? later : unmet).push(...problems);

@@ -4,6 +4,7 @@ import { checkTargets } from "./target-rules.js";
 import { parsePath } from "../paths/parse.js";
 import { childPath } from "./validate.js";
 import { checkCompatRules } from "./compat-rules.js";
+import type { TargetKinds } from "./target-kind.js";
 import type { Config } from "./types.js";
 import { checkMountRules } from "./mount-rules.js";
 import { checkNotifications } from "./notify-rules.js";
@@ -19,7 +20,7 @@ export type ConfigRequirement = "server" | "plex";
 export const ALL_REQUIREMENTS: readonly ConfigRequirement[] = ["server", "plex"];
 
 /** Checks that need several keys at once; run after the shape is valid. */
-export function checkRules(config: Config): string[] {
+export function checkRules(config: Config, kinds: TargetKinds): string[] {
   const problems = checkPathMappings(config.SERVER_PATH_MAPPINGS, "SERVER_PATH_MAPPINGS");
   for (const key of Object.keys(config.SERVER_PATH_MAPPINGS)) {
     const keyProblem = checkMappingKey(key);
@@ -30,7 +31,7 @@ export function checkRules(config: Config): string[] {
   }
   if (config.USE_DOCKER && config.DOCKER_NAME.trim() === "") problems.push("DOCKER_NAME: must be set when USE_DOCKER is true");
   problems.push(...checkCompatRules(config));
-  problems.push(...checkTargets(config));
+  problems.push(...checkTargets(config, kinds));
   problems.push(...checkMountRules(config));
   problems.push(...checkNotifications(config));
   problems.push(...checkSourceRules(config));

@@ -63,8 +63,11 @@ const SOURCE_ENTRY: Spec = {
   },
 };
 
-/** One TARGETS entry; rules.ts checks what depends on TYPE. */
-const TARGET_ENTRY: Spec = {
+/**
+ * The fields every TARGETS entry takes; each target folder declares the fields
+ * only its TYPE takes (`targets/<type>/config.ts`), added by `configSchema`.
+ */
+const TARGET_ENTRY = {
   kind: "object",
   // URL is required by a rule: every TYPE but "command" needs one.
   required: ["TYPE", "NAME"],
@@ -83,26 +86,13 @@ const TARGET_ENTRY: Spec = {
     PATH_MAPPINGS: { kind: "stringsByKey" },
     REWRITES,
     ENABLED: bool,
-    // TYPE "plex" only: the after-scan work of this server; each defaults to the PLEX_* key of the same name.
-    CONFIRM_SCANS: bool,
-    ANALYZE_TYPE: { kind: "enum", values: ["off", "basic", "deep"] },
-    ANALYZE_DIRECTORY: bool,
-    EMPTY_TRASH: bool,
-    EMPTY_TRASH_MAX_FILES: { kind: "integer", min: 0 },
-    EMPTY_TRASH_ZERO_DELETED: bool,
-    DATABASE_PATH: str,
-    // TYPE "tdarr" only: the id of the Tdarr library new files are scanned into.
-    LIBRARY_ID: { kind: "string", nonEmpty: true },
-    // TYPE "command" only: the program and its arguments ({folder}, {file}), and its time limit in seconds.
-    COMMAND: strings,
-    TIMEOUT: { kind: "integer", min: 1 },
   },
-};
+} satisfies Spec;
 
 /** The events a NOTIFICATIONS entry can ask for (all of them when it names none). */
 export const NOTIFICATION_EVENTS = ["scan-failed", "scan-unconfirmed", "target-down", "anchors-missing", "drive-failing"] as const;
 
-export const CONFIG_SCHEMA: Spec = {
+export const CONFIG_SCHEMA = {
   kind: "object",
   fields: {
     SERVER_IP: { kind: "host" },
@@ -257,7 +247,7 @@ export const CONFIG_SCHEMA: Spec = {
     },
     NOTIFY_TARGET_DOWN_MINUTES: { kind: "integer", min: 1 },
   },
-};
+} satisfies Spec;
 
 /**
  * plex_autoscan keys scanarr accepts in a migrated file but does not act on;

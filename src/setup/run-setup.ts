@@ -1,5 +1,6 @@
 import { editJson } from "../config/json-edit.js";
 import { parseConfigText } from "../config/load.js";
+import { TARGET_CONFIGS } from "../targets/registry.js";
 import { secretValuesOf } from "../config/secrets.js";
 import type { Config } from "../config/types.js";
 import type { Library } from "../domain.js";
@@ -51,7 +52,7 @@ export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: Se
 
   const base = file.text ?? file.starterText;
   const after = editJson(base, planConfigChanges(ctx.current, { plex, mediaServers, mappings }, file.text === undefined));
-  const written = parseConfigText(after, file.path, []).config;
+  const written = parseConfigText(after, TARGET_CONFIGS, file.path, []).config;
   const secrets = [...secretValuesOf(ctx.current), ...secretValuesOf(written)];
   const outcome = await writeConfigChange(ctx, file.path, file.text, after, secrets);
   if (outcome === "declined") return { outcome, failedConnections: 0 };

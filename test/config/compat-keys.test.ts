@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "./parse.js";
 import { PASS, problemsIn } from "./helpers.js";
 
 const problemsOf = (extra: Record<string, unknown>): string[] =>

@@ -1,4 +1,5 @@
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { ConfigError } from "../../src/config/load.js";
+import { parseConfigText } from "./parse.js";
 import type { ConfigRequirement } from "../../src/config/rules.js";
 
 export const PASS = "0123456789abcdef0123456789abcdef";

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfigText } from "../../src/config/load.js";
+import { ConfigError } from "../../src/config/load.js";
+import { parseConfigText } from "./parse.js";
 import { runCli, tempDir } from "../helpers/cli.js";
 
 function errorOf(text: string): string {

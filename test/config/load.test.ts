@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "no
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { loadConfig, parseConfigText } from "../../src/config/load.js";
+import { loadConfig, parseConfigText } from "./parse.js";
 import { tempDir } from "../helpers/cli.js";
 import { problemsIn, refused } from "./helpers.js";
 

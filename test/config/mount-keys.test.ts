@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "./parse.js";
 import { maskConfig } from "../../src/config/mask.js";
 import { PASS, problemsIn } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { ALL_REQUIREMENTS } from "../../src/config/rules.js";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "./parse.js";
 import { problemsIn } from "./helpers.js";
 
 const base = () => ({ ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_TOKEN: "plex-token-0123" });

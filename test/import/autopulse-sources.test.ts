@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../config/parse.js";
 import { readAutopulse } from "../../src/import/autopulse.js";
 import { buildConfig } from "../../src/import/build.js";
 import { createSourceTable } from "../../src/ingest/sources.js";

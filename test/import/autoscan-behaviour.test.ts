@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../config/parse.js";
 import type { Library } from "../../src/domain.js";
 import { readAutoscan } from "../../src/import/autoscan.js";
 import { buildConfig } from "../../src/import/build.js";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/auth/password-hash.js";
 import { CONFIG_SCHEMA } from "../../src/config/schema.js";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText } from "../config/parse.js";
 import { createServerMapper, createSourceTable } from "../../src/ingest/sources.js";
 import { createPathMapper } from "../../src/paths/mapper.js";
 import { runCli, tempDir } from "../helpers/cli.js";

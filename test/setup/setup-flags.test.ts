@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load.js";
+import { loadConfig } from "../config/parse.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
 import { runCli } from "../helpers/cli.js";
 import { startServiceOn, waitFor } from "../helpers/service.js";
