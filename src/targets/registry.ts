@@ -5,8 +5,8 @@ import { createEmbyTarget } from "./emby/emby-target.js";
 import type { TargetFactory } from "./factory.js";
 import { createJellyfinTarget } from "./jellyfin/jellyfin-target.js";
 import { createPlexEntryTarget } from "./plex/plex-target.js";
-import { createRadarrTarget } from "./arr/radarr-target.js";
-import { createSonarrTarget } from "./arr/sonarr-target.js";
+import { createRadarrTarget } from "./arr/radarr.js";
+import { createSonarrTarget } from "./arr/sonarr.js";
 import { createTdarrTarget } from "./tdarr/tdarr-target.js";
 
 /**

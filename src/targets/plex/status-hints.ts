@@ -1,4 +1,4 @@
-import type { StatusHints } from "../http-errors.js";
+import type { StatusHints } from "../../http/errors.js";
 
 /**
  * Plex's wording for the one status table (targets/http-errors.ts): the

@@ -1,7 +1,7 @@
-import type { Library } from "../domain.js";
-import { HttpClient } from "./http-client.js";
-import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./media-browser.js";
-import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./media-browser-items.js";
+import type { Library } from "../../domain.js";
+import { HttpClient } from "../../http/client.js";
+import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./payloads.js";
+import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./items.js";
 
 /** How a Jellyfin or Emby client is set up from a TARGETS entry. */
 export interface MediaBrowserApiOptions {
