@@ -89,7 +89,7 @@ export class MediaBrowserClient implements ItemApi {
     });
   }
 
-  /** One page of a library's items with their paths (media-browser-items.ts). */
+  /** One page of a library's items with their paths (items.ts). */
   async listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage> {
     const action = `list the items of library ${parentId}`;
     const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, types, this.settings.itemsQueryExtra), action);
