@@ -214,16 +214,15 @@ export interface LibraryCatalog {
   refreshLibraries(): Promise<unknown>;
   /**
    * The libraries holding `folder` (media-server path form) on any target,
-   * each in its own path form; undefined when that cannot be told yet. Without
-   * it, `knownLibraries()` is searched directly.
+   * each in its own path form; undefined when that cannot be told yet.
    */
-  librariesHolding?(folder: string): Library[] | undefined;
+  librariesHolding(folder: string): Library[] | undefined;
   /**
    * The locations of the libraries holding `path` (media-server path form),
    * each written in that same form, as ancestors of `path`; undefined when
-   * that cannot be told yet. Without it, `knownLibraries()` is searched.
+   * that cannot be told yet.
    */
-  libraryRootsOf?(path: string): string[] | undefined;
+  libraryRootsOf(path: string): string[] | undefined;
 }
 
 /**

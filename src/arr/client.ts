@@ -1,6 +1,6 @@
 import { TargetFatalError } from "../domain.js";
 import { readServerUrl } from "../lib/server-url.js";
-import { HttpClient, isFields } from "../targets/http-client.js";
+import { HttpClient, isFields } from "../http/client.js";
 import { ARR_KIND_INFO, ARR_KINDS, kindOfAppName, type ArrKind } from "./kinds.js";
 
 /** An *arr app recognised from its `system/status`. */
@@ -83,11 +83,8 @@ export async function recogniseArr(url: string, apiKey: string, options: Recogni
   const appName = expected ? ARR_KIND_INFO[expected].appName : "The *arr app";
   const roots = expected ? [ARR_KIND_INFO[expected].apiRoot] : ["/api/v3", "/api/v1"];
   for (const apiRoot of roots) {
-    const http = arrHttp(base, apiKey, { appName, apiRoot }, options);
-    const action = `tell which app it is (GET ${apiRoot}/system/status)`;
-    const answer = await http.call("GET", "/system/status", action, { pass: [404] });
-    if (answer.status === 404) continue;
-    const status = http.readJson(answer, action, readStatus);
+    const status = await readSystemStatus(arrHttp(base, apiKey, { appName, apiRoot }, options), apiRoot);
+    if (status === undefined) continue;
     const kind = kindOfAppName(status.appName);
     if (kind === undefined)
       throw new TargetFatalError(`${base} is ${status.appName}, not Sonarr, Radarr, Lidarr or Readarr (${ARR_KINDS.join(", ")})`);
@@ -98,7 +95,25 @@ export async function recogniseArr(url: string, apiKey: string, options: Recogni
   throw new TargetFatalError(`${appName} at ${base}: no system/status under ${roots.join(" or ")} (404); is this the app's address?`);
 }
 
-function readStatus(data: unknown): { appName: string; version: string; instanceName?: string } {
+/** What an *arr app says of itself in `system/status`. */
+export interface ArrStatus {
+  appName: string;
+  version: string;
+  instanceName?: string;
+}
+
+/**
+ * `GET system/status` under `apiRoot`: the app's name and version, or
+ * undefined on a 404 when `apiRoot` is not this app's (`/api/v3` asked of
+ * Lidarr); an answer with no `appName` is worth a retry.
+ */
+export async function readSystemStatus(http: HttpClient, apiRoot: string): Promise<ArrStatus | undefined> {
+  const action = `tell which app it is (GET ${apiRoot}/system/status)`;
+  const answer = await http.call("GET", "/system/status", action, { pass: [404] });
+  return answer.status === 404 ? undefined : http.readJson(answer, action, readStatus);
+}
+
+function readStatus(data: unknown): ArrStatus {
   if (!isFields(data) || typeof data.appName !== "string") throw new Error("system/status has no appName");
   const version = typeof data.version === "string" ? data.version : "unknown";
   const instanceName = typeof data.instanceName === "string" && data.instanceName !== "" ? data.instanceName : undefined;

@@ -1,5 +1,5 @@
 import { TargetFatalError } from "../domain.js";
-import { isFields, type HttpAnswer, type HttpClient } from "../targets/http-client.js";
+import { isFields, type HttpAnswer, type HttpClient } from "../http/client.js";
 import { appHttp, type ArrApp, type ArrCallOptions } from "./client.js";
 import { ARR_KIND_INFO } from "./kinds.js";
 import {

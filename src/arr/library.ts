@@ -1,6 +1,6 @@
-import { isFields } from "../targets/http-client.js";
+import { isFields, type HttpClient } from "../http/client.js";
 import { appHttp, type ArrApp, type ArrCallOptions } from "./client.js";
-import { ARR_KIND_INFO } from "./kinds.js";
+import { ARR_KIND_INFO, type ArrKind } from "./kinds.js";
 
 /** How many item folders readArrLibrary hands back at most, by default. */
 export const DEFAULT_ITEM_SAMPLE = 1_000;
@@ -27,17 +27,39 @@ export interface ReadLibraryOptions extends ArrCallOptions {
  */
 export async function readArrLibrary(app: ArrApp, options: ReadLibraryOptions = {}): Promise<ArrLibrary> {
   const http = appHttp(app, options);
-  const info = ARR_KIND_INFO[app.kind];
-  const rootAction = "list its root folders (rootfolder)";
-  const rootFolders = http.readJson(await http.call("GET", "/rootfolder", rootAction), rootAction, readPaths);
-  const itemsAction = `list its ${info.itemsNoun} (${info.itemsPath.slice(1)})`;
-  const items = http.readJson(await http.call("GET", info.itemsPath, itemsAction), itemsAction, readPaths);
+  const rootFolders = await listRootFolders(http, pathOf);
+  const items = await listItems(http, app.kind, pathOf);
   return { rootFolders, itemPaths: spreadSample(items, options.sample ?? DEFAULT_ITEM_SAMPLE), itemCount: items.length };
 }
 
-function readPaths(data: unknown): string[] {
-  if (!Array.isArray(data)) throw new Error("expected a JSON array");
-  return data.flatMap((entry) => (isFields(entry) && typeof entry.path === "string" && entry.path !== "" ? [entry.path] : []));
+/**
+ * What reads one entry of a list: `[value]` to keep it, `[]` to pass over it,
+ * a throw for an entry that makes the whole answer unreadable (worth a retry).
+ */
+export type EntryReader<T> = (entry: unknown) => T[];
+
+/** `GET rootfolder`, each entry read by `read`. */
+export function listRootFolders<T>(http: HttpClient, read: EntryReader<T>): Promise<T[]> {
+  return listOf(http, "/rootfolder", "list its root folders (rootfolder)", "root folder", read);
+}
+
+/** `GET /api/v3/series`, `/api/v3/movie`, `/api/v1/artist` or `/api/v1/author`, each entry read by `read`. */
+export function listItems<T>(http: HttpClient, kind: ArrKind, read: EntryReader<T>): Promise<T[]> {
+  const info = ARR_KIND_INFO[kind];
+  return listOf(http, info.itemsPath, `list its ${info.itemsNoun} (${info.itemsPath.slice(1)})`, info.itemNoun, read);
+}
+
+async function listOf<T>(http: HttpClient, path: string, action: string, noun: string, read: EntryReader<T>): Promise<T[]> {
+  const answer = await http.call("GET", path, action);
+  return http.readJson(answer, action, (data) => {
+    if (!Array.isArray(data)) throw new Error(`the ${noun} list is not a JSON array`);
+    return data.flatMap(read);
+  });
+}
+
+/** Set-up samples folders: an entry without one is passed over. */
+function pathOf(entry: unknown): string[] {
+  return isFields(entry) && typeof entry.path === "string" && entry.path !== "" ? [entry.path] : [];
 }
 
 /** At most `size` entries, evenly spaced, in their order. */

@@ -1,4 +1,4 @@
-import { isFields } from "../targets/http-client.js";
+import { isFields } from "../http/client.js";
 
 /** A connection (`notification` resource) as the app sends it: kept whole, so an update changes only what scanarr owns. */
 export type NotificationResource = Record<string, unknown> & { id?: number; name?: string; implementation?: string };

@@ -33,7 +33,7 @@ export async function splitByLibrary(
         inSlice = 1;
         await nextTurn();
       }
-      const holding = catalog?.librariesHolding ? catalog.librariesHolding(folder) : matcher?.librariesFor(folder);
+      const holding = catalog?.librariesHolding(folder);
       if (holding !== undefined && holding.length === 0) unmatched.push(folder);
       else matched.set(folder, matcher ? matcher.spellLikeLibrary(folder) : folder);
     }
@@ -58,15 +58,10 @@ export async function libraryRootsOf(
   refreshTimeoutMs: number,
 ): Promise<string[] | undefined> {
   if (catalog === undefined) return undefined;
-  const look = () => {
-    if (catalog.libraryRootsOf) return catalog.libraryRootsOf(path);
-    const known = catalog.knownLibraries();
-    return known && matcherOf(known).rootsOf(path);
-  };
-  const roots = look();
+  const roots = catalog.libraryRootsOf(path);
   if (roots !== undefined) return roots;
   await withTimeout(catalog.refreshLibraries(), refreshTimeoutMs);
-  return look();
+  return catalog.libraryRootsOf(path);
 }
 
 async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {

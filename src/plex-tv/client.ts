@@ -1,4 +1,4 @@
-import { HttpClient, isFields } from "../targets/http-client.js";
+import { HttpClient, isFields } from "../http/client.js";
 
 /** Who scanarr says it is to plex.tv (round3.md §2): the same client identifier for one installation. */
 export interface PlexTvOptions {

@@ -1,5 +1,10 @@
-import type { Library, LibraryCatalog, TargetRuntime } from "../domain.js";
+import type { Library, LibraryCatalog, TargetLibraries, TargetRuntime } from "../domain.js";
 import { findLibrariesFor, matcherOf } from "../paths/index.js";
+
+/** What the catalog reads of a running target: its library list and its own path form. */
+export type CatalogTarget = Pick<TargetRuntime, "toTargetPath"> & {
+  libraries: Pick<TargetLibraries, "knownLibraries" | "refreshLibraries">;
+};
 
 /**
  * What the way in (src/ingest) checks requests against when there are several targets:
@@ -7,7 +12,7 @@ import { findLibrariesFor, matcherOf } from "../paths/index.js";
  * holds it (in that target's own path form). Each target's LibraryCache keeps
  * its list and rate-limits refetches.
  */
-export function catalogOfTargets(built: readonly TargetRuntime[]): LibraryCatalog {
+export function catalogOfTargets(built: readonly CatalogTarget[]): LibraryCatalog {
   // The joined list stays the same array while no target's list changed, so its matcher is reused.
   let joined: { from: Array<Library[] | undefined>; libraries: Library[] | undefined } = { from: [], libraries: undefined };
   return {
@@ -33,8 +38,8 @@ export function catalogOfTargets(built: readonly TargetRuntime[]): LibraryCatalo
  * answer cannot be told).
  */
 function acrossTargets<T>(
-  built: readonly TargetRuntime[],
-  pick: (libraries: Library[], b: TargetRuntime) => readonly T[],
+  built: readonly CatalogTarget[],
+  pick: (libraries: Library[], b: CatalogTarget) => readonly T[],
 ): T[] | undefined {
   let unknown = false;
   const found: T[] = [];

@@ -20,7 +20,7 @@ export interface TriggerIngestDeps {
  * the per-request path limit) is decided here; a path that cannot be mapped
  * answers 400 with the outcome's words, one the database cannot take (disk
  * full) 507. A request no library holds is returned: scanarr's own routes
- * refuse it (refuseUnmatched), autoscan's answer it 200 (compat/answer.ts).
+ * refuse it (refuseUnmatched), autoscan's answer it 200 (answer.ts).
  */
 export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDeps, options: IngestOptions = {}): Promise<TriggerOutcome> {
   if (result.kind === "invalid") throw new HttpError(400, result.reason);

@@ -1,7 +1,7 @@
 import { parseScanRequest } from "../triggers/index.js";
+import { answerOutcome } from "./answer.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
-import { listSome } from "../ingest/list-some.js";
 import { ingestTrigger, refuseUnmatched } from "./ingest-trigger.js";
 import { LIMITS } from "./limits.js";
 import { sendHtml, sendJson, wantsHtml } from "./respond.js";
@@ -27,41 +27,7 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
     const outcome = refuseUnmatched(await ingestTrigger(parseScanRequest(body.value), deps));
-    deps.metrics?.request(outcome.source, outcome.result);
-    if (outcome.result === "queued") {
-      deps.logger.info(
-        {
-          source: outcome.source,
-          event: outcome.event,
-          queued: logged(outcome.queued),
-          covered: logged(outcome.covered),
-          ignored: outcome.ignored.length || undefined,
-        },
-        "scan request accepted",
-      );
-      const answer = {
-        status: "queued",
-        source: outcome.source,
-        event: outcome.event,
-        queued: outcome.queued,
-        covered: outcome.covered,
-        ignored: outcome.ignored,
-        unmatched: outcome.unmatched,
-      };
-      if (wantsHtml(req, body.format)) {
-        const lines = [
-          ...outcome.queued.map((f) => `queued: ${f}`),
-          ...outcome.covered.map((f) => `already queued: ${f}`),
-          ...outcome.unmatched.map((f) => `in no library, not queued: ${f}`),
-        ];
-        return sendHtml(res, 202, renderResultPage(true, "Scan queued", lines));
-      }
-      return sendJson(res, 202, answer);
-    }
-    deps.logger.info({ source: outcome.source, event: outcome.event, result: outcome.result }, outcome.message);
-    if (wantsHtml(req, body.format))
-      return sendHtml(res, 200, renderResultPage(true, outcome.result === "test" ? "Test received" : "Ignored", [outcome.message]));
-    return sendJson(res, 200, { status: outcome.result, source: outcome.source, event: outcome.event, message: outcome.message });
+    answerOutcome(req, res, deps, outcome, { queuedStatus: 202, format: body.format });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     deps.metrics?.request("unknown", "refused");
@@ -74,11 +40,6 @@ export async function handleScanPost({ req, res, deps, remote, formToken }: Requ
     }
     throw error;
   }
-}
-
-/** Folder lists in a log line: the count, and the folders themselves only when they are few. */
-function logged(folders: string[]): string[] | string {
-  return folders.length <= 10 ? folders : `${folders.length} folders: ${listSome(folders)}`;
 }
 
 function fieldOf(value: unknown, key: string): unknown {

@@ -1,7 +1,7 @@
 import type { Library } from "../domain.js";
 import { formatPath, isPrefixOf, parsePath, type ParsedPath } from "../paths/parse.js";
 import type { PlexApiClient } from "../targets/plex/api.js";
-import type { MediaBrowserClient } from "../targets/media-browser-client.js";
+import type { MediaBrowserClient } from "../targets/media-browser/client.js";
 
 /** At most this many items per library are read: enough to match folder names, bounded on a large library. */
 export const ITEM_SAMPLE = 1_000;

@@ -4,7 +4,7 @@ import type { TargetConfig } from "../config/types.js";
 import { messageOf } from "../lib/errors.js";
 import { EmbyApiClient } from "../targets/emby/api.js";
 import { JellyfinApiClient } from "../targets/jellyfin/api.js";
-import type { MediaBrowserClient } from "../targets/media-browser-client.js";
+import type { MediaBrowserClient } from "../targets/media-browser/client.js";
 import { splitUrlAndKey, type SetupContext } from "./context.js";
 
 export type MediaBrowserType = "jellyfin" | "emby";

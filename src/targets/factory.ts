@@ -2,7 +2,6 @@ import type { Config, TargetConfig } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import type { CachedTarget } from "./cached-target.js";
-import type { KeyClientOptions } from "./http-client.js";
 
 /** What building a target may use besides its config entry. */
 export interface TargetBuildDeps {
@@ -35,4 +34,18 @@ export type TargetFactory = (entry: TargetEntry, deps: TargetBuildDeps) => Cache
 /** The client options of an entry whose credential is TOKEN sent as a header (Tdarr, Sonarr, Radarr). */
 export function keyClientOptionsOf({ entry, at }: TargetEntry, { fetch, timeoutMs }: TargetBuildDeps): KeyClientOptions {
   return { baseUrl: entry.URL, apiKey: entry.TOKEN, urlKey: `${at}.URL`, credentialKey: `${at}.TOKEN`, timeoutMs, fetch };
+}
+
+/** How a client whose credential is one key sent as a header (Tdarr, Sonarr, Radarr) is set up from a TARGETS entry. */
+export interface KeyClientOptions {
+  /** The server's address as scanarr reaches it (a reverse-proxy sub-path is kept). */
+  baseUrl: string;
+  /** The API key; empty when the server needs none (Tdarr without authentication). */
+  apiKey: string;
+  /** Config keys of the URL and the key, for messages. */
+  urlKey: string;
+  credentialKey: string;
+  /** Per request; 30 s by default. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
 }

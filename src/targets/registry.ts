@@ -12,8 +12,8 @@ import { jellyfinConfig } from "./jellyfin/config.js";
 import { createJellyfinTarget } from "./jellyfin/jellyfin-target.js";
 import { plexConfig } from "./plex/config.js";
 import { createPlexEntryTarget } from "./plex/plex-target.js";
-import { createRadarrTarget } from "./arr/radarr-target.js";
-import { createSonarrTarget } from "./arr/sonarr-target.js";
+import { createRadarrTarget } from "./arr/radarr.js";
+import { createSonarrTarget } from "./arr/sonarr.js";
 import { tdarrConfig } from "./tdarr/config.js";
 import { createTdarrTarget } from "./tdarr/tdarr-target.js";
 

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import path from "node:path";
-import type { Library, LibraryCatalog } from "../../src/domain.js";
+import type { Library } from "../../src/domain.js";
 import { libraryRootsOf } from "../../src/ingest/library-check.js";
 import { createIngest } from "../../src/ingest/pipeline.js";
 import type { Clock } from "../../src/lib/clock.js";
@@ -12,6 +12,7 @@ import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { QueueReads } from "../../src/queue/views/queue-reads.js";
 import { createScanServer, listen } from "../../src/server/app.js";
 import type { CompatDeps } from "../../src/server/compat/deps.js";
+import { catalogOfLibraries } from "../helpers/catalog.js";
 import { tempDir } from "../helpers/cli.js";
 
 export const COMPAT_PASS = "0123456789abcdef0123456789abcdef";
@@ -38,7 +39,7 @@ export async function startCompatServer(options: {
   const logger = createLogger({ level: "silent", format: "json" });
   const queue = new ScanQueue({ db, clock: options.clock, targets: ["plex"], delayMs: 60_000, priorities: {}, logger });
   const mapper = createPathMapper({});
-  const catalog: LibraryCatalog = { knownLibraries: () => options.libraries, refreshLibraries: async () => undefined };
+  const catalog = catalogOfLibraries(options.libraries);
   const sink = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests);
   const server: Server = createScanServer({
     pass: COMPAT_PASS,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EnqueueOutcome, Library, LibraryCatalog, ScanRequest, ScanSink } from "../../src/domain.js";
 import { createIngest, PATHS_PER_SLICE, REQUESTS_PER_COMMIT } from "../../src/ingest/pipeline.js";
 import { createPathMapper } from "../../src/paths/index.js";
+import { catalogOfLibraries } from "../helpers/catalog.js";
 
 const TV: Library = { id: "2", title: "TV", type: "show", locations: ["/data/TV"] };
 
@@ -16,15 +17,9 @@ function recordingSink(): ScanSink & { calls: ScanRequest[][] } {
   };
 }
 
-function catalogOf(libraries: Library[]): LibraryCatalog & { refreshes: number } {
-  const catalog = {
-    refreshes: 0,
-    knownLibraries: () => libraries,
-    refreshLibraries: async () => {
-      catalog.refreshes += 1;
-    },
-  };
-  return catalog;
+function catalogOf(libraries: Library[]): { catalog: LibraryCatalog; refreshes: number } {
+  const counted = { refreshes: 0, catalog: catalogOfLibraries(libraries, () => (counted.refreshes += 1)) };
+  return counted;
 }
 
 const mapper = createPathMapper({ "/data/TV/": ["/tv/"] });
@@ -128,8 +123,8 @@ describe("the way in", () => {
 
   it("reports folders no library holds after one refresh, and queues the others", async () => {
     const sink = recordingSink();
-    const catalog = catalogOf([TV]);
-    const ingest = createIngest({ mapper, ignoreList: [], sink, catalog });
+    const counted = catalogOf([TV]);
+    const ingest = createIngest({ mapper, ignoreList: [], sink, catalog: counted.catalog });
     const none = await ingest([{ path: "/srv/Film/f.mkv", kind: "file" }], "watch", "Watch");
     expect(none).toEqual({
       result: "unmatched",
@@ -139,7 +134,7 @@ describe("the way in", () => {
       paths: ["/srv/Film"],
       libraries: [TV],
     });
-    expect(catalog.refreshes).toBe(1);
+    expect(counted.refreshes).toBe(1);
     const some = await ingest(
       [
         { path: "/srv/Film/f.mkv", kind: "file" },
@@ -154,7 +149,7 @@ describe("the way in", () => {
 
   it("lets the event loop turn between slices of a big request: mapping, the library check, building the requests, committing", async () => {
     const sink = recordingSink();
-    const ingest = createIngest({ mapper, ignoreList: [], sink, catalog: catalogOf([TV]) });
+    const ingest = createIngest({ mapper, ignoreList: [], sink, catalog: catalogOfLibraries([TV]) });
     const folders = 5 * PATHS_PER_SLICE;
     const paths = Array.from({ length: folders }, (_, i) => ({ path: `/tv/Big/S${i}/e.mkv`, kind: "file" as const }));
     // Counts the turns other work gets while the request is handled: one per setImmediate round.

@@ -9,7 +9,7 @@ import { advanceInSteps, createQueue, recordingTarget, request, type RecordingTa
 // target, the default backoff; every held scan must be delivered within 30 s
 // of the server's return. A hung call fails at the client's time-out: 10 s
 // for Plex (src/targets/plex/plex-http.ts), 30 s for the other HTTP targets
-// (src/targets/http-client.ts).
+// (src/http/client.ts).
 const SCANS = 20;
 const CONCURRENCY = 4;
 const REQUEST_TIMEOUTS_MS = [10_000, 30_000];

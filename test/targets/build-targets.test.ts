@@ -6,6 +6,7 @@ import type { LibraryCatalog } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import type { TargetRuntime } from "../../src/domain.js";
 import { buildTargets, runtimeOfTarget } from "../../src/targets/build-targets.js";
+import { catalogOfTargets } from "../../src/serve/target-catalog.js";
 import { PlexTarget } from "../../src/targets/plex/plex-target.js";
 import { startFakeAutoscan } from "../fakes/autoscan.js";
 import { startFakeEmby } from "../fakes/emby.js";
@@ -116,12 +117,12 @@ describe("buildTargets with TARGETS", () => {
 });
 
 describe("a built target's library cache", () => {
-  it("serves as the HTTP side's LibraryCatalog: unknown at first, known after one refresh", async () => {
+  it("serves the HTTP side's LibraryCatalog: unknown at first, known after one refresh", async () => {
     const jellyfin = await startFakeJellyfin();
     closers.push(jellyfin.close);
     const targets = [entry({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })];
     const [, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [TargetRuntime, TargetRuntime];
-    const catalog: LibraryCatalog = jf.libraries;
+    const catalog: LibraryCatalog = catalogOfTargets([jf]);
     expect(catalog.knownLibraries()).toBeUndefined();
     await catalog.refreshLibraries();
     expect(catalog.knownLibraries()?.map((l) => l.title)).toEqual(["Movies", "Shows", "Music"]);

@@ -3,7 +3,7 @@ import { withTargetDefaults } from "../../src/config/defaults.js";
 import { TARGET_TYPES } from "../../src/domain.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { silentLogger } from "../../src/lib/logger.js";
-import { ArrTarget } from "../../src/targets/arr/arr-target.js";
+import { ArrTarget } from "../../src/targets/arr/target.js";
 import { AutoscanTarget } from "../../src/targets/autoscan/autoscan-target.js";
 import { CommandTarget } from "../../src/targets/command/command-target.js";
 import { EmbyTarget } from "../../src/targets/emby/emby-target.js";

@@ -4,6 +4,7 @@ import { createPathMapper } from "../../src/paths/index.js";
 import { createIngest } from "../../src/ingest/pipeline.js";
 import { ingestTrigger } from "../../src/server/ingest-trigger.js";
 import { parseATrain } from "../../src/triggers/a-train.js";
+import { catalogOfLibraries } from "../helpers/catalog.js";
 import { createQueue, tempDatabase } from "../queue/helpers.js";
 
 // Issue #20, item 9: an A-Train request must cost the same per folder at any
@@ -51,7 +52,7 @@ async function countWork(created: number) {
       return mapper.explain(path);
     },
   };
-  const libraries = { knownLibraries: () => LIBRARIES, refreshLibraries: async () => undefined };
+  const libraries = catalogOfLibraries(LIBRARIES);
   const before = statements;
   const sink = { enqueue: async (requests: Parameters<typeof queue.enqueue>[0]) => queue.enqueue(requests) };
   const ingest = createIngest({ ignoreList: [], mapper: counting, sink, catalog: libraries });

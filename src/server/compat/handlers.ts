@@ -9,7 +9,7 @@ import { BODY_LIMIT_BYTES, parseBody, readBody, type FormFields, type ParsedBody
 import { HttpError } from "../http-error.js";
 import { ingestTrigger } from "../ingest-trigger.js";
 import { sendHtml } from "../respond.js";
-import { answerEmpty, answerOutcome } from "./answer.js";
+import { type AnswerStyle, answerEmpty, answerOutcome } from "../answer.js";
 import type { CompatDeps } from "./deps.js";
 import { renderManualForm } from "./manual-form.js";
 
@@ -60,7 +60,7 @@ export async function handleNamed(
     throw new HttpError(400, "the request body is empty");
   }
   const result = checkSender(parseScanRequest(body.value), name, type);
-  answerOutcome(req, res, deps, name, await ingestTrigger(result, deps, { sourceName: name }));
+  answerOutcome(req, res, deps, await ingestTrigger(result, deps, { sourceName: name }), compatStyle(name));
 }
 
 /** `POST /triggers/a-train/<drive>`: `{"created":[…],"deleted":[…]}` folders. */
@@ -72,7 +72,7 @@ export async function handleATrain(req: IncomingMessage, res: ServerResponse, dr
   const body = await readOptionalBody(req, deps);
   if (body === undefined) throw new HttpError(400, "the request body is empty");
   const outcome = await ingestTrigger(parseATrain(body.value), deps, { sourceName: `a-train/${drive}` });
-  answerOutcome(req, res, deps, `a-train/${drive}`, outcome, { drive });
+  answerOutcome(req, res, deps, outcome, compatStyle(`a-train/${drive}`, { drive }));
 }
 
 async function queueFromQuery(
@@ -95,7 +95,12 @@ async function queueFromQuery(
         }
       : undefined;
   const outcome = await ingestTrigger(result, deps, admit ? { admit, sourceName: trigger } : { sourceName: trigger });
-  answerOutcome(req, res, deps, trigger, outcome, extra, format);
+  answerOutcome(req, res, deps, outcome, compatStyle(trigger, extra, format));
+}
+
+/** autoscan and autopulse answer 200 for a queued request, and name the trigger. */
+function compatStyle(trigger: string, extra: Record<string, unknown> = {}, format?: ParsedBody["format"]): AnswerStyle {
+  return { queuedStatus: 200, format, fields: { trigger, ...extra } };
 }
 
 /** One answer for a missing, unreadable and different file: which of them it is would tell the caller whether a path exists. */

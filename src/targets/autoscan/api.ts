@@ -1,4 +1,4 @@
-import { HttpClient } from "../http-client.js";
+import { HttpClient } from "../../http/client.js";
 import { parseServerUrl } from "../server-url.js";
 
 export interface AutoscanApiOptions {

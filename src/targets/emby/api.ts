@@ -1,6 +1,6 @@
-import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser-client.js";
-import { itemByPathQuery, readItemPage } from "../media-browser-items.js";
-import { readSelectableFolders } from "../media-browser.js";
+import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser/client.js";
+import { itemByPathQuery, readItemPage } from "../media-browser/items.js";
+import { readSelectableFolders } from "../media-browser/payloads.js";
 import { parseServerUrl } from "../server-url.js";
 
 export type EmbyApiOptions = MediaBrowserApiOptions;

@@ -1,6 +1,6 @@
 import type { ItemRefreshReport, Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
-import { refreshMediaBrowserItems } from "../media-browser-items.js";
+import { refreshMediaBrowserItems } from "../media-browser/items.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";

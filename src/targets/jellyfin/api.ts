@@ -1,6 +1,6 @@
-import { isFields } from "../http-client.js";
-import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser-client.js";
-import { readVirtualFolders } from "../media-browser.js";
+import { isFields } from "../../http/client.js";
+import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser/client.js";
+import { readVirtualFolders } from "../media-browser/payloads.js";
 import { parseServerUrl } from "../server-url.js";
 
 export type JellyfinApiOptions = MediaBrowserApiOptions;

@@ -1,7 +1,7 @@
 import { TargetAuthError, type ItemRefreshReport, type Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
-import { refreshMediaBrowserItems } from "../media-browser-items.js";
-import { NoAnswerError } from "../http-errors.js";
+import { refreshMediaBrowserItems } from "../media-browser/items.js";
+import { NoAnswerError } from "../../http/errors.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { JellyfinApiClient } from "./api.js";

@@ -1,5 +1,5 @@
 import { TargetFatalError, type Library } from "../../domain.js";
-import { HttpClient } from "../http-client.js";
+import { HttpClient } from "../../http/client.js";
 import { parseServerUrl } from "../server-url.js";
 import { readMediaContainer } from "./container.js";
 import { parseFolderListing, type FolderListing } from "./folder-listing.js";

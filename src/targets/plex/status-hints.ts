@@ -1,7 +1,7 @@
-import type { StatusHints } from "../http-errors.js";
+import type { StatusHints } from "../../http/errors.js";
 
 /**
- * Plex's wording for the one status table (targets/http-errors.ts): the
+ * Plex's wording for the one status table (http/errors.ts): the
  * credential is a token, and a 403 almost always means a shared user's
  * token where the admin's is needed (apis.md §1.4).
  */

@@ -1,4 +1,5 @@
-import { HttpClient, isFields, type KeyClientOptions } from "../http-client.js";
+import { HttpClient, isFields } from "../../http/client.js";
+import type { KeyClientOptions } from "../factory.js";
 import { parseServerUrl } from "../server-url.js";
 
 /**

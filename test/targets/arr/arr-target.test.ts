@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetNothingToDoError, type Library } from "../../../src/domain.js";
 import { ManualClock } from "../../../src/lib/clock.js";
-import { ArrClient, type ArrTargetApp } from "../../../src/targets/arr/arr-client.js";
-import { ITEM_LIST_MAX_AGE_MS, ITEM_LIST_MISS_REFETCH_MS } from "../../../src/targets/arr/arr-items.js";
-import { ArrTarget } from "../../../src/targets/arr/arr-target.js";
-import { RADARR } from "../../../src/targets/arr/radarr-target.js";
-import { SONARR } from "../../../src/targets/arr/sonarr-target.js";
+import { ArrClient, type ArrTargetApp } from "../../../src/targets/arr/client.js";
+import { ITEM_LIST_MAX_AGE_MS, ITEM_LIST_MISS_REFETCH_MS } from "../../../src/targets/arr/items.js";
+import { ArrTarget } from "../../../src/targets/arr/target.js";
+import { RADARR } from "../../../src/targets/arr/radarr.js";
+import { SONARR } from "../../../src/targets/arr/sonarr.js";
 import { startFakeArrTarget, type ArrKind, type FakeArrItem, type FakeArrTarget } from "../../fakes/arr-target.js";
 
 const servers: FakeArrTarget[] = [];

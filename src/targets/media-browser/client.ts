@@ -1,7 +1,7 @@
-import type { Library } from "../domain.js";
-import { HttpClient } from "./http-client.js";
-import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./media-browser.js";
-import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./media-browser-items.js";
+import type { Library } from "../../domain.js";
+import { HttpClient } from "../../http/client.js";
+import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./payloads.js";
+import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./items.js";
 
 /** How a Jellyfin or Emby client is set up from a TARGETS entry. */
 export interface MediaBrowserApiOptions {
@@ -89,7 +89,7 @@ export class MediaBrowserClient implements ItemApi {
     });
   }
 
-  /** One page of a library's items with their paths (media-browser-items.ts). */
+  /** One page of a library's items with their paths (items.ts). */
   async listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage> {
     const action = `list the items of library ${parentId}`;
     const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, types, this.settings.itemsQueryExtra), action);

@@ -1,5 +1,5 @@
-import type { ArrTargetApp } from "./arr-client.js";
-import { arrTargetFactory } from "./arr-target.js";
+import type { ArrTargetApp } from "./client.js";
+import { arrTargetFactory } from "./target.js";
 
 /** Radarr: `/api/v3/movie`, and `RescanMovie` for one movie (RescanMovieCommand's `movieId`). */
 export const RADARR: ArrTargetApp = { kind: "radarr", rescan: (id) => ({ name: "RescanMovie", movieId: id }) };

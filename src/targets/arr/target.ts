@@ -1,6 +1,6 @@
 import { TargetFatalError, TargetNothingToDoError, type Library } from "../../domain.js";
-import { ArrClient, type ArrTargetApp } from "./arr-client.js";
-import { ArrItemIndex } from "./arr-items.js";
+import { ArrClient, type ArrTargetApp } from "./client.js";
+import { ArrItemIndex } from "./items.js";
 import { CachedTarget } from "../cached-target.js";
 import { keyClientOptionsOf, type TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";

@@ -1,5 +1,5 @@
 import { TargetUnavailableError } from "../domain.js";
-import { errorForFailure, errorForStatus, isTargetError, redactSecrets, type ServerLabel } from "./http-errors.js";
+import { errorForFailure, errorForStatus, isTargetError, redactSecrets, type ServerLabel } from "./errors.js";
 import { messageOf } from "../lib/errors.js";
 import { httpFetch, type HttpFetch } from "../lib/http-fetch.js";
 
@@ -34,7 +34,8 @@ export interface HttpAnswer {
 }
 
 /**
- * The HTTP part every media server shares (Plex, Jellyfin, Emby, autoscan): one request with a time-out,
+ * The one outgoing client for JSON APIs (the media servers, Tdarr, the *arr
+ * apps, plex.tv): one request with a time-out,
  * no redirects followed (they would carry the credential elsewhere), status
  * and transport failures turned into domain errors in one place, and no
  * secret in any message.
@@ -109,18 +110,4 @@ export class HttpClient {
 /** Plain-object check for parsed JSON. */
 export function isFields(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** How a client whose credential is one key sent as a header (Tdarr, Sonarr, Radarr) is set up from a TARGETS entry. */
-export interface KeyClientOptions {
-  /** The server's address as scanarr reaches it (a reverse-proxy sub-path is kept). */
-  baseUrl: string;
-  /** The API key; empty when the server needs none (Tdarr without authentication). */
-  apiKey: string;
-  /** Config keys of the URL and the key, for messages. */
-  urlKey: string;
-  credentialKey: string;
-  /** Per request; 30 s by default. */
-  timeoutMs?: number;
-  fetch?: typeof fetch;
 }

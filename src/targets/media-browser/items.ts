@@ -1,6 +1,6 @@
-import type { ItemRefreshReport, Library } from "../domain.js";
-import { sidecarOf, videosOf } from "../paths/sidecars.js";
-import { isFields } from "./http-client.js";
+import type { ItemRefreshReport, Library } from "../../domain.js";
+import { sidecarOf, videosOf } from "../../paths/sidecars.js";
+import { isFields } from "../../http/client.js";
 
 /** One page of `GET /Items?…&Fields=Path`: the items with a path, and whether more pages follow. */
 export interface ItemPage {

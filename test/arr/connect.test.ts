@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ARR_KIND_INFO,
-  ArrTestFailedError,
-  connectArr,
-  listArrConnections,
-  recogniseArr,
-  type ArrApp,
-} from "../../../src/arr/index.js";
-import { startFakeArr, type FakeArr, type FakeArrKind } from "../../fakes/arr.js";
-import { startWebhookReceiver, type WebhookReceiver } from "../../fakes/webhook-receiver.js";
+import { ARR_KIND_INFO, ArrTestFailedError, connectArr, listArrConnections, recogniseArr, type ArrApp } from "../../src/arr/index.js";
+import { startFakeArr, type FakeArr, type FakeArrKind } from "../fakes/arr.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook-receiver.js";
 
 const PASS = "0123456789abcdef0123456789abcdef";
 const closing: Array<{ close(): Promise<void> }> = [];

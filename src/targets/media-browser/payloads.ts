@@ -1,5 +1,5 @@
-import type { Library } from "../domain.js";
-import { isFields } from "./http-client.js";
+import type { Library } from "../../domain.js";
+import { isFields } from "../../http/client.js";
 
 /**
  * What Jellyfin and Emby share since Jellyfin forked Emby 3.x: the

@@ -1,5 +1,5 @@
-import type { ArrTargetApp } from "./arr-client.js";
-import { arrTargetFactory } from "./arr-target.js";
+import type { ArrTargetApp } from "./client.js";
+import { arrTargetFactory } from "./target.js";
 
 /** Sonarr: `/api/v3/series`, and `RescanSeries` for one series (RescanSeriesCommand's `seriesId`). */
 export const SONARR: ArrTargetApp = { kind: "sonarr", rescan: (id) => ({ name: "RescanSeries", seriesId: id }) };

@@ -2,7 +2,7 @@ import { TargetFatalError, type Library } from "../../domain.js";
 import { systemClock, type Clock } from "../../lib/clock.js";
 import { SingleFlight } from "../../lib/single-flight.js";
 import { findLibrariesFor } from "../../paths/index.js";
-import type { ArrItem } from "./arr-client.js";
+import type { ArrItem } from "./client.js";
 
 /** How long one fetched list serves: the deliveries of one batch share it, the next batch fetches again. */
 export const ITEM_LIST_MAX_AGE_MS = 30_000;

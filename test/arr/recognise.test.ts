@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readArrLibrary, recogniseArr } from "../../../src/arr/index.js";
-import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../../src/domain.js";
-import { startFakeArr, type FakeArr, type FakeArrKind } from "../../fakes/arr.js";
+import { readArrLibrary, recogniseArr } from "../../src/arr/index.js";
+import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../src/domain.js";
+import { startFakeArr, type FakeArr, type FakeArrKind } from "../fakes/arr.js";
 
 const started: FakeArr[] = [];
 afterEach(async () => {

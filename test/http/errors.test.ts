@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError } from "../../src/domain.js";
 import { isAuthStatus, isRetryableStatus } from "../../src/lib/http-status.js";
-import { errorForStatus, type ServerLabel } from "../../src/targets/http-errors.js";
+import { errorForStatus, type ServerLabel } from "../../src/http/errors.js";
 import { plexStatusHints } from "../../src/targets/plex/status-hints.js";
 
 const jellyfin: ServerLabel = { kind: "Jellyfin", where: "http://jf:8096", credential: "TARGETS[0].TOKEN" };
