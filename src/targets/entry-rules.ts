@@ -29,7 +29,8 @@ function checkBasic(entry: TargetConfig, at: string): string[] {
   if (entry.PASSWORD !== "" && entry.USERNAME === "") problems.push(`${at}.USERNAME: must be set when PASSWORD is`);
   // HTTP Basic joins the two with a colon; one in the user name would shift it into the password.
   if (entry.USERNAME.includes(":")) problems.push(`${at}.USERNAME: must not contain ":"`);
-  if (hasControlCharacter(entry.USERNAME + entry.PASSWORD)) problems.push(`${at}: USERNAME and PASSWORD must not contain control characters`);
+  if (hasControlCharacter(entry.USERNAME + entry.PASSWORD))
+    problems.push(`${at}: USERNAME and PASSWORD must not contain control characters`);
   return problems;
 }
 

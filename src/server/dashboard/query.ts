@@ -1,4 +1,10 @@
-import { HISTORY_STATES, type HistoryCursor, type HistoryFilter, type HistoryState, type PendingCursor } from "../../queue/views/history.js";
+import {
+  HISTORY_STATES,
+  type HistoryCursor,
+  type HistoryFilter,
+  type HistoryState,
+  type PendingCursor,
+} from "../../queue/views/history.js";
 import { HttpError } from "../http-error.js";
 
 /** What the dashboard's address asks for: the history filter and the pages of both lists. */
