@@ -49,7 +49,13 @@ function volumeDir(name: string, owner = UID): string {
   return dir;
 }
 
-async function runContainer(name: string, configDir: string, dataDir: string, port: number, env: Record<string, string> = {}): Promise<void> {
+async function runContainer(
+  name: string,
+  configDir: string,
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<void> {
   await podman([
     "run",
     "-d",
@@ -96,7 +102,8 @@ async function stopAndCheck(name: string): Promise<void> {
 
 /** uid, gid and umask of the container's scanarr process (tini is PID 1; scanarr is its child). */
 async function serveProcess(name: string): Promise<{ uid: string; gid: string; umask: string }> {
-  const script = 'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in "node /app/contrib/docker-entrypoint.mjs serve"*) cat $p/status; exit 0;; esac; done; exit 1';
+  const script =
+    'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in "node /app/contrib/docker-entrypoint.mjs serve"*) cat $p/status; exit 0;; esac; done; exit 1';
   const status = (await podman(["exec", name, "sh", "-c", script])).stdout;
   const field = (key: string) => new RegExp(`^${key}:\\s+(\\S+)`, "m").exec(status)?.[1] ?? "?";
   return { uid: field("Uid"), gid: field("Gid"), umask: field("Umask") };
@@ -117,13 +124,18 @@ async function firstStart(): Promise<void> {
   );
   check(readdirSync(dataDir).includes("scanarr.db"), "the queue database lives in /data");
   const owners = [configDir, dataDir].map((dir) => statSync(dir)).map((stat) => `${stat.uid}:${stat.gid}`);
-  check(owners.every((owner) => owner === `${PUID}:${PGID}`), `both volumes now belong to PUID:PGID (${owners.join(", ")})`);
+  check(
+    owners.every((owner) => owner === `${PUID}:${PGID}`),
+    `both volumes now belong to PUID:PGID (${owners.join(", ")})`,
+  );
   const serve = await serveProcess(name);
   check(
     serve.uid === String(PUID) && serve.gid === String(PGID) && serve.umask === "0002",
     `serve runs as uid ${serve.uid}, gid ${serve.gid}, umask ${serve.umask} (PUID, PGID, UMASK)`,
   );
-  const offset = (await podman(["exec", name, "node", "-e", "process.stdout.write(String(new Date(Date.UTC(2026, 0, 1)).getTimezoneOffset()))"])).stdout;
+  const offset = (
+    await podman(["exec", name, "node", "-e", "process.stdout.write(String(new Date(Date.UTC(2026, 0, 1)).getTimezoneOffset()))"])
+  ).stdout;
   check(offset === "-60", `TZ=Europe/Paris is the runtime's zone (UTC offset ${offset} minutes in January)`);
   const version = (await podman(["exec", name, "scanarr", "--version"])).stdout.trim();
   check(/^\d+\.\d+\.\d+/.test(version), `docker exec … scanarr runs through the same entry point (${version})`);
