@@ -5,7 +5,7 @@
 // group, and only then loads scanarr, in the same process (no second Node in memory).
 // TZ needs nothing here: Node reads it itself. Started as another user (`--user`), it
 // changes nothing and runs scanarr as that user.
-import { chownSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 const STATE_DIRS = ["/config", "/data"];
@@ -57,6 +57,7 @@ if (process.getuid?.() === 0) {
   process.stderr.write(`note: started as uid ${process.getuid?.()} (--user), so PUID and PGID are not applied\n`);
 }
 
-// scanarr's entry point runs when it is the script named on the command line.
-process.argv[1] = SCANARR;
+// scanarr's entry point runs when it is the script named on the command line;
+// Named as the PATH entry (/usr/local/bin/scanarr links here) so hints say `scanarr setup`, not a file.
+process.argv[1] = existsSync("/usr/local/bin/scanarr") ? "/usr/local/bin/scanarr" : SCANARR;
 await import(SCANARR);

@@ -137,6 +137,11 @@ async function firstStart(): Promise<void> {
     await podman(["exec", name, "node", "-e", "process.stdout.write(String(new Date(Date.UTC(2026, 0, 1)).getTimezoneOffset()))"])
   ).stdout;
   check(offset === "-60", `TZ=Europe/Paris is the runtime's zone (UTC offset ${offset} minutes in January)`);
+  const firstLogs = await podman(["logs", name]);
+  check(
+    `${firstLogs.stdout}${firstLogs.stderr}`.includes("`scanarr setup` finishes the set-up"),
+    "the first start names the command that finishes the set-up (`scanarr setup`)",
+  );
   const version = (await podman(["exec", name, "scanarr", "--version"])).stdout.trim();
   check(/^\d+\.\d+\.\d+/.test(version), `docker exec … scanarr runs through the same entry point (${version})`);
   await stopAndCheck(name);
