@@ -138,3 +138,24 @@ describe("scanarr map of a drive path no mapping takes", () => {
     expect(stdout).toContain('fix      add "/data/Media/": ["My Drive/encrypt/Media/"] to SERVER_PATH_MAPPINGS');
   });
 });
+
+describe.skipIf(!hasRclone)("doctor in plex_autoscan's RCLONE.CRYPT_MAPPINGS mode", () => {
+  it("names the crypt remote it found for each prefix and what it is over", async () => {
+    const world = await cryptWorld(MEDIA);
+    const watched = world.cloud(["My Drive/encrypt/Media/"]);
+    const cloud = { ...watched.CLOUD!, RCLONE_REMOTE: "", CLIENT_ID: CLIENT.clientId, CLIENT_SECRET: CLIENT.clientSecret };
+    const rclone = { ...watched.RCLONE!, CRYPT_MAPPINGS: { "My Drive/encrypt/": ["gcrypt:"] } };
+    const run = await doctor(world.plex, {
+      CLOUD: cloud,
+      RCLONE: rclone,
+      SERVER_PATH_MAPPINGS: { "/data/Media/": ["My Drive/encrypt/Media/"] },
+    });
+    expect(run.checks.filter((c) => c.name === "drive" && c.detail.startsWith("RCLONE.CRYPT_MAPPINGS"))).toEqual([
+      {
+        name: "drive",
+        ok: true,
+        detail: `RCLONE.CRYPT_MAPPINGS: drive paths under "My Drive/encrypt/" are decoded with crypt remote "gcrypt" (over "gdrive:encrypt"), found in ${rclone.CONFIG}`,
+      },
+    ]);
+  });
+});
