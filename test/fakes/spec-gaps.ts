@@ -24,6 +24,12 @@ function operation(description: Description, path: string, method: string): Oper
   return found as Operation;
 }
 
+function schemaOf(description: Description, name: string): { properties: Record<string, unknown> } {
+  const schema = (description.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas[name];
+  if (!schema?.properties) throw new Error(`spec-gaps: the description has no schema ${name} any more; review this gap`);
+  return schema as { properties: Record<string, unknown> };
+}
+
 /** The same operation under another method or path, as the server also serves it. */
 function alias(from: [path: string, method: string], to: [path: string, method: string], operationId: string): (d: Description) => void {
   return (description) => {
@@ -67,15 +73,6 @@ export const SPEC_GAPS: readonly SpecGap[] = [
         queryParameter("trash", "integer"),
         queryParameter("type", "integer"),
       );
-    },
-  },
-  {
-    server: "plex",
-    what: "X-Plex-Container-Start and X-Plex-Container-Size in the query string",
-    why: "the description has them as headers; PMS reads either, and the query form is the one its own web app and python-plexapi page with",
-    patch: (description) => {
-      const list = operation(description, "/library/sections/{sectionId}/all", "get");
-      list.parameters?.push(queryParameter("X-Plex-Container-Start", "integer"), queryParameter("X-Plex-Container-Size", "integer"));
     },
   },
   {
@@ -151,10 +148,26 @@ export const SPEC_GAPS: readonly SpecGap[] = [
     what: "LibrarySection.hidden",
     why: "the description types it boolean; PMS sends an integer 0, 1 or 2 (apis.md §1.3)",
     patch: (description) => {
-      const schemas = (description.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;
-      const section = schemas.LibrarySection;
-      if (!section?.properties.hidden) throw new Error("spec-gaps: LibrarySection.hidden is gone; review this gap");
+      const section = schemaOf(description, "LibrarySection");
+      if (!section.properties.hidden) throw new Error("spec-gaps: LibrarySection.hidden is gone; review this gap");
       section.properties.hidden = { type: ["integer", "boolean"] };
+    },
+  },
+  {
+    server: "plex",
+    what: "LibrarySection.Location[].path",
+    why: "the description gives it no type; PMS sends each folder of the section as a string (apis.md §1.3), which is what scanarr reads",
+    patch: (description) => {
+      const location = schemaOf(description, "LibrarySection").properties.Location as { items: { properties: Record<string, unknown> } };
+      location.items.properties.path = { type: "string" };
+    },
+  },
+  {
+    server: "plex",
+    what: "deletedAt on Metadata and Part",
+    why: "the description leaves it out (both schemas allow more fields); PMS marks an item or part it holds as missing, until the trash is emptied, with deletedAt in epoch seconds, the listing's form of the library's deleted_at (apis.md §3.2), which scanarr reads to count a trashed file as absent",
+    patch: (description) => {
+      for (const name of ["Metadata", "Part"]) schemaOf(description, name).properties.deletedAt = { type: "integer" };
     },
   },
   {
