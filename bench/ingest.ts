@@ -29,6 +29,7 @@
  *   node --import tsx bench/ingest.ts --wrk [seconds=8] [connections=64] [--cold 8] [--folders open|new] [--rounds 3] [--busy] [--base <dir> [--base-flags "..."]] [--cpu-prof <dir>] [--trace-gc]
  */
 import { writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import type { Config } from "../src/config/types.js";
 import { startOtherServers } from "../test/fakes/other-servers.js";
@@ -154,6 +155,7 @@ const full: Scenario[] = [
 ];
 const chosen = [...scenarios, ...full].filter((_, i) => only === undefined || only.includes(i + 1));
 const runs = chosen.map(() => ({ cold: [] as CaseRun[], warm: [] as CaseRun[] }));
+const loadBefore = loadavg()[0] ?? 0;
 try {
   for (let round = 0; round < rounds; round++) {
     for (const [i, scenario] of chosen.entries()) {
@@ -168,6 +170,7 @@ try {
 console.log(
   `\n${connections} connections; each case a fresh serve on a new database: cold = its first ${coldSeconds} s after it listens, warm = the next ${seconds} s; every request a new file (${describeLayout(manyFolders)}, or in the covered case ${describeLayout(fewFolders)}); medians of ${rounds} round(s); Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
 );
+console.log(`load average (1 min) ${loadBefore.toFixed(1)} before, ${loadavg()[0]?.toFixed(1)} after, on ${availableParallelism()} cores`);
 console.log(SUMMARY_HEADER);
 for (const [i, scenario] of chosen.entries()) {
   console.log(formatRow(`${scenario.label}, cold`, runs[i]?.cold ?? []));
