@@ -57,7 +57,7 @@ if (process.getuid?.() === 0) {
   process.stderr.write(`note: started as uid ${process.getuid?.()} (--user), so PUID and PGID are not applied\n`);
 }
 
-// scanarr's entry point runs when it is the script named on the command line;
-// Named as the PATH entry (/usr/local/bin/scanarr links here) so hints say `scanarr setup`, not a file.
+// scanarr's entry point runs when it is the script named on the command line. It is named as the
+// PATH entry (/usr/local/bin/scanarr links here), so hints say `scanarr setup`, not a file path.
 process.argv[1] = existsSync("/usr/local/bin/scanarr") ? "/usr/local/bin/scanarr" : SCANARR;
 await import(SCANARR);

@@ -13,7 +13,7 @@ export function withIsoTwins<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     out[key] = withIsoTwins(field);
-    if (TIME_KEY.test(key) && !key.endsWith("Iso") && (typeof field === "number" || field === null) && !(`${key}Iso` in value)) {
+    if (TIME_KEY.test(key) && (typeof field === "number" || field === null) && !(`${key}Iso` in value)) {
       out[`${key}Iso`] = typeof field === "number" && Number.isFinite(field) ? new Date(field).toISOString() : null;
     }
   }
