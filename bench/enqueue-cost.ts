@@ -2,15 +2,18 @@
  * The SQL part of a webhook's cost (issue 26), without HTTP in the way: the
  * ScanQueue and group commit as `serve` builds them (one target, a 1-hour
  * delay), on a real SQLite file, fed the requests the one ingest pipeline
- * makes of the wrk load of `ingest.ts --wrk` (Sonarr Download, 100 series ×
- * 2 seasons, 1,000 episode files). Each round sends `batches` group commits
+ * makes of Sonarr Download webhooks over 100 series × 2 season folders (the
+ * folders of `ingest.ts --wrk`). Each round sends `batches` group commits
  * of 64 requests (64 connections' worth, enqueued in one turn, awaited
  * together) and takes the process's CPU time (user + system) per request,
  * a WAL checkpoint of the round's writes included (serve runs it on a
- * thread: CPU all the same). Three cases, each round: the wrk load itself
- * (each request merges into the open scan of its season folder and names a
- * file named before), the same requests naming a file never named before,
- * and each request a new season folder. Prints the median of the rounds.
+ * thread: CPU all the same). Three cases, each round: a file named before
+ * (1,000 episode files named again and again: a repeat, what the wrk load
+ * was until it named a new file per request), a file never named before in
+ * the open scan of its season folder (the wrk load now), and each request a
+ * new season folder (`--folders new`, the autocannon cases). Prints the
+ * median of the rounds; the first round, which opens the 200 scans, is not
+ * counted (a cold start is what `ingest.ts` reports).
  * `--base <checkout>` (repeatable) runs another checkout's queue code in the
  * same process, rounds alternating, and exits 1 unless it gave every request
  * of the first rounds the outcome this checkout gave; the ratios are to the
@@ -34,8 +37,8 @@ const args = process.argv.slice(2);
 const baseRoots = args.flatMap((a, i) => (a === "--base" ? [path.resolve(args[i + 1] ?? "")] : []));
 const [batches = 200, rounds = 9] = args.filter((a, i) => a !== "--base" && args[i - 1] !== "--base").map(Number);
 
-/** The requests the pipeline makes of the wrk bench's 1,000 Sonarr bodies, one array per webhook. */
-async function wrkRequests(): Promise<ScanRequest[][]> {
+/** The requests the pipeline makes of 1,000 Sonarr bodies over the 200 season folders, one array per webhook. */
+async function namedRequests(): Promise<ScanRequest[][]> {
   const config = benchConfig("http://127.0.0.1:1", "token");
   const made: ScanRequest[][] = [];
   const ingest = createIngest({
@@ -101,27 +104,27 @@ async function runRound(queue: Queue, requests: ScanRequest[][], outcomes?: stri
   return (used.user + used.system) / (batches * BATCH);
 }
 
-/** The wrk load's requests with each folder made new (`New <round>-<n>`): every request creates a scan. */
-function newFolderRequests(wrk: ScanRequest[][], round: number): ScanRequest[][] {
+/** The requests with each folder made new (`New <round>-<n>`): every request creates a scan. */
+function newFolderRequests(named: ScanRequest[][], round: number): ScanRequest[][] {
   return Array.from({ length: batches * BATCH }, (_, n) => {
-    const text = JSON.stringify(wrk[n % wrk.length]).replace(/Show \d+\//g, `New ${round}-${n}/`);
+    const text = JSON.stringify(named[n % named.length]).replace(/Show \d+\//g, `New ${round}-${n}/`);
     return JSON.parse(text) as ScanRequest[];
   });
 }
 
-/** The wrk load's requests, each naming an episode file not named before (`E<round>x<n>`): a new path in an open scan. */
-function newFileRequests(wrk: ScanRequest[][], round: number): ScanRequest[][] {
+/** The requests, each naming an episode file not named before (`E<round>x<n>`): a new path in an open scan. */
+function newFileRequests(named: ScanRequest[][], round: number): ScanRequest[][] {
   return Array.from({ length: batches * BATCH }, (_, n) => {
-    const text = JSON.stringify(wrk[n % wrk.length]).replace(/ - S(\d+)E\d+ - /g, ` - S$1E${round}x${n} - `);
+    const text = JSON.stringify(named[n % named.length]).replace(/ - S(\d+)E\d+ - /g, ` - S$1E${round}x${n} - `);
     return JSON.parse(text) as ScanRequest[];
   });
 }
 
-const wrk = await wrkRequests();
+const named = await namedRequests();
 const cases: Array<{ label: string; requests: (round: number) => ScanRequest[][] }> = [
-  { label: "merge into its open season folder (the wrk load)", requests: () => wrk },
-  { label: "a new file in its open season folder", requests: (round) => newFileRequests(wrk, round) },
-  { label: "a new season folder each (creates a scan)", requests: (round) => newFolderRequests(wrk, round) },
+  { label: "a file named before, in its open season folder (a repeat)", requests: () => named },
+  { label: "a new file in its open season folder (the wrk load)", requests: (round) => newFileRequests(named, round) },
+  { label: "a new season folder each (creates a scan; --folders new)", requests: (round) => newFolderRequests(named, round) },
 ];
 const roots: Array<[string, string]> = [["this checkout", path.resolve(import.meta.dirname, "..")]];
 for (const root of baseRoots) roots.push([`base (${path.basename(root)})`, root]);
@@ -130,9 +133,9 @@ for (const [name, root] of roots) {
   const make = await queuesOf(root);
   subjects.push({ name, queues: cases.map(make), samples: cases.map(() => []), outcomes: [] });
 }
-// Each case has a queue of its own; a first round of the wrk load opens the scans of its
+// Each case has a queue of its own; a first round of the 1,000 requests opens the scans of its
 // 200 season folders. The outcomes of that round and of each case's first are compared.
-for (const subject of subjects) for (const queue of subject.queues) await runRound(queue, wrk, subject.outcomes);
+for (const subject of subjects) for (const queue of subject.queues) await runRound(queue, named, subject.outcomes);
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? subjects : [...subjects].reverse();
   for (const [c, { requests }] of cases.entries()) {

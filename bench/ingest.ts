@@ -1,26 +1,35 @@
 /**
  * Ingest rate of the real `scanarr serve` (a child process, durable SQLite
  * queue, info logging) under autocannon: 64 keep-alive connections POSTing
- * Sonarr Download webhooks. Target on a 2-core machine: >= 5,000 acknowledged
- * (202) webhooks/s with p99 < 50 ms.
+ * Sonarr Download webhooks, each naming a file no earlier request named.
+ * Target on a 2-core machine: >= 5,000 acknowledged (202) webhooks/s with
+ * p99 < 50 ms.
  *
- * The last cases add what a full install runs: `/metrics` on (issue 14: within
- * 5 % of off), two anchors checked (issue 10), Jellyfin and Emby as two
- * more targets (issue 12), and regular-expression rewrites with a source's
- * filter and priority (issue 24). `--cases 1,4` runs some of them.
+ * Each case starts a fresh serve on a new database and measures it twice:
+ * cold, the first `--cold` seconds (8) after it listens, then warm, the same
+ * process for `seconds` more with further new files; `--rounds N` (3) repeats
+ * it and prints medians. The last cases add what a full install runs:
+ * `/metrics` on (issue 14: within 5 % of off), two anchors checked (issue
+ * 10), Jellyfin and Emby as two more targets (issue 12), and
+ * regular-expression rewrites with a source's filter and priority (issue
+ * 24). `--cases 1,4` runs some of them.
  *
- *   node --import tsx bench/ingest.ts [seconds=12] [connections=64] [--cases 1,2,...] [--cpu-prof <dir>]
+ *   node --import tsx bench/ingest.ts [seconds=12] [connections=64] [--cold 8] [--rounds 3] [--cases 1,2,...] [--cpu-prof <dir>]
  *
  * `--wrk` loads serve and a bare node:http server (reads the body, answers
- * 202) in the same run with `wrk -t1 -c64 -d8s`, alternating, and prints the
- * ratios (bench/lib/ingest-wrk.ts); `--busy` adds a one-core busy loop beside
- * both, `--rounds N` (3), `--base <checkout>` runs that checkout's serve as a
- * third server (the code before a change; `--base-flags "<node flags>"` for
- * it alone), `--trace-gc` logs serve's GC:
+ * 202) in the same run with `wrk -t1 -c64`, each fresh every round, cold
+ * (the first 8 s) and warm (8 s more), alternating, and prints the ratios
+ * (bench/lib/ingest-wrk.ts). The wrk script builds each body as it sends it:
+ * a new episode file per request in 200 season folders that stay open, or
+ * with `--folders new` a new season folder per request too. `--busy` adds a
+ * one-core busy loop beside both, `--rounds N` (3), `--base <checkout>` runs
+ * that checkout's serve as a third server (the code before a change;
+ * `--base-flags "<node flags>"` for it alone), `--trace-gc` logs serve's GC:
  *
- *   node --import tsx bench/ingest.ts --wrk [seconds=8] [connections=64] [--rounds 3] [--busy] [--base <dir> [--base-flags "..."]] [--cpu-prof <dir>] [--trace-gc]
+ *   node --import tsx bench/ingest.ts --wrk [seconds=8] [connections=64] [--cold 8] [--folders open|new] [--rounds 3] [--busy] [--base <dir> [--base-flags "..."]] [--cpu-prof <dir>] [--trace-gc]
  */
 import { writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import type { Config } from "../src/config/types.js";
 import { startOtherServers } from "../test/fakes/other-servers.js";
@@ -28,10 +37,10 @@ import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig, writeBenchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
 import { runWrkMode } from "./lib/ingest-wrk.js";
-import { formatSummary, runLoad, SUMMARY_HEADER, type LoadSummary } from "./lib/load.js";
+import { formatRow, runLoad, SUMMARY_HEADER, type CaseRun, type LoadSummary } from "./lib/load.js";
 import { readCpuSeconds, readRssBytes } from "./lib/proc.js";
-import { logSize, startServeChild } from "./lib/serve-child.js";
-import { sonarrDownloadBody, type Episode } from "./lib/sonarr-payload.js";
+import { logSize, startServeChild, type ServeChild } from "./lib/serve-child.js";
+import { describeLayout, episodeAt, sonarrDownloadBody, type FileLayout } from "./lib/sonarr-payload.js";
 
 const args = process.argv.slice(2);
 const profIndex = args.indexOf("--cpu-prof");
@@ -45,18 +54,24 @@ const optionValue = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args.splice(at, 2)[1] : undefined;
 };
-if (flag("--wrk")) {
+const wrkMode = flag("--wrk");
+const rounds = Number(optionValue("--rounds") ?? 3);
+const coldSeconds = Number(optionValue("--cold") ?? 8);
+if (wrkMode) {
   const busy = flag("--busy");
   const traceGc = flag("--trace-gc");
-  const rounds = Number(optionValue("--rounds") ?? 3);
   const baseRoot = optionValue("--base");
   const baseFlags = optionValue("--base-flags")?.split(" ").filter(Boolean);
+  const layout: FileLayout =
+    optionValue("--folders") === "new" ? { folders: "new", seasons: 10 } : { folders: "open", series: 100, seasons: 2 };
   const [wrkSeconds = 8, wrkConnections = 64] = args.map(Number);
   try {
     await runWrkMode({
       seconds: wrkSeconds,
+      coldSeconds,
       connections: wrkConnections,
       rounds,
+      layout,
       busy,
       baseRoot: baseRoot && path.resolve(baseRoot),
       baseFlags,
@@ -71,7 +86,6 @@ if (flag("--wrk")) {
 const casesIndex = args.indexOf("--cases");
 const only = casesIndex >= 0 ? (args.splice(casesIndex, 2)[1] ?? "").split(",").map(Number) : undefined;
 const [seconds = 12, connections = 64] = args.map(Number);
-const WARMUP_SEC = 2;
 const COVERING_SERIES = 4;
 
 interface Scenario {
@@ -79,25 +93,22 @@ interface Scenario {
   logLevel: "info" | "warn";
   /** Folders queued before the load (manual requests). */
   prequeue: string[];
-  episodeOf: (n: number) => Episode;
+  /** Where the files go: every request names a new one. */
+  layout: FileLayout;
   /** Config on top of the bench's (one Plex target, metrics off, no anchors). */
   config?: (dir: string) => Partial<Config>;
 }
 
-// Every request a season folder of its own: each one inserts a scan and its delivery.
-const manyFolders = (n: number): Episode => ({ series: Math.floor(n / 10), season: (n % 10) + 1, episode: 1 });
-// Eight season folders inside four pending series folders: each request is covered.
-const fewFolders = (n: number): Episode => ({
-  series: n % COVERING_SERIES,
-  season: (Math.floor(n / COVERING_SERIES) % 2) + 1,
-  episode: (n % 24) + 1,
-});
+// Every request a new file in a season folder of its own: each one inserts a scan and its delivery.
+const manyFolders: FileLayout = { folders: "new", seasons: 10 };
+// A new file each time in eight season folders inside four pending series folders: each request is covered.
+const fewFolders: FileLayout = { folders: "open", series: COVERING_SERIES, seasons: 2 };
 const seriesFolders = Array.from({ length: COVERING_SERIES }, (_, s) => `/tv/Show ${s}/`);
 
 const scenarios: Scenario[] = [
-  { label: "many folders (new scan each), log info", logLevel: "info", prequeue: [], episodeOf: manyFolders },
-  { label: "few folders (covered), log info", logLevel: "info", prequeue: seriesFolders, episodeOf: fewFolders },
-  { label: "many folders (new scan each), log warn", logLevel: "warn", prequeue: [], episodeOf: manyFolders },
+  { label: "many folders (new scan each), log info", logLevel: "info", prequeue: [], layout: manyFolders },
+  { label: "few folders (covered), log info", logLevel: "info", prequeue: seriesFolders, layout: fewFolders },
+  { label: "many folders (new scan each), log warn", logLevel: "warn", prequeue: [], layout: manyFolders },
 ];
 
 const plex = await startFakePlex({ sections: BENCH_SECTIONS });
@@ -109,15 +120,15 @@ const full: Scenario[] = [
     label: "many folders, log info, metrics on",
     logLevel: "info",
     prequeue: [],
-    episodeOf: manyFolders,
+    layout: manyFolders,
     config: () => ({ METRICS: { ENABLED: true } }),
   },
-  { label: "many folders, log info, 2 anchors", logLevel: "info", prequeue: [], episodeOf: manyFolders, config: anchorsIn },
+  { label: "many folders, log info, 2 anchors", logLevel: "info", prequeue: [], layout: manyFolders, config: anchorsIn },
   {
     label: "many folders, log info, 3 targets",
     logLevel: "info",
     prequeue: [],
-    episodeOf: manyFolders,
+    layout: manyFolders,
     config: () => ({ TARGETS: others.targets }),
   },
   {
@@ -125,7 +136,7 @@ const full: Scenario[] = [
     label: "many folders, log info, rewrites",
     logLevel: "info",
     prequeue: [],
-    episodeOf: manyFolders,
+    layout: manyFolders,
     config: () => ({
       SERVER_PATH_REWRITES: [
         { FROM: "^/downloads/complete/(.*)", TO: "/tv/$1" },
@@ -143,19 +154,45 @@ const full: Scenario[] = [
   },
 ];
 const chosen = [...scenarios, ...full].filter((_, i) => only === undefined || only.includes(i + 1));
-const rows: string[] = [];
+const runs = chosen.map(() => ({ cold: [] as CaseRun[], warm: [] as CaseRun[] }));
+const loadBefore = loadavg()[0] ?? 0;
 try {
-  for (const scenario of chosen) rows.push(await runScenario(scenario));
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, scenario] of chosen.entries()) {
+      const result = await runScenario(scenario, round);
+      runs[i]?.cold.push(result.cold);
+      runs[i]?.warm.push(result.warm);
+    }
+  }
 } finally {
   await runCleanup();
 }
 console.log(
-  `\n${connections} connections, ${seconds} s per case after a ${WARMUP_SEC} s warm-up; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
+  `\n${connections} connections; each case a fresh serve on a new database: cold = its first ${coldSeconds} s after it listens, warm = the next ${seconds} s; every request a new file (${describeLayout(manyFolders)}, or in the covered case ${describeLayout(fewFolders)}); medians of ${rounds} round(s); Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
 );
+console.log(`load average (1 min) ${loadBefore.toFixed(1)} before, ${loadavg()[0]?.toFixed(1)} after, on ${availableParallelism()} cores`);
 console.log(SUMMARY_HEADER);
-for (const row of rows) console.log(row);
+for (const [i, scenario] of chosen.entries()) {
+  console.log(formatRow(`${scenario.label}, cold`, runs[i]?.cold ?? []));
+  console.log(formatRow(`${scenario.label}, warm`, runs[i]?.warm ?? []));
+}
 
-async function runScenario(scenario: Scenario): Promise<string> {
+/** `durationSec` of load from the `first`-th file of the layout on; what it saw and what serve spent meanwhile. */
+async function measurePhase(serve: ServeChild, url: string, layout: FileLayout, durationSec: number, first: number) {
+  const [cpuBefore, ownCpuBefore] = [readCpuSeconds(serve.pid), process.cpuUsage()];
+  const logBefore = logSize(serve);
+  const from = Date.now();
+  const summary = await runLoad({ url, connections, durationSec, bodyOf: (n) => sonarrDownloadBody(episodeAt(layout, first + n)) });
+  const own = process.cpuUsage(ownCpuBefore);
+  const run: CaseRun = {
+    summary,
+    serveCpu: (readCpuSeconds(serve.pid) - cpuBefore) / summary.seconds,
+    loopMax: serve.loopDelayMax(from, Date.now()),
+  };
+  return { run, benchCpu: (own.user + own.system) / 1e6 / summary.seconds, logBytes: logSize(serve) - logBefore };
+}
+
+async function runScenario(scenario: Scenario, round: number): Promise<{ cold: CaseRun; warm: CaseRun }> {
   const dir = makeTempDir();
   writeBenchConfig(dir, benchConfig(plex.url, plex.token, scenario.config?.(dir)));
   const serve = await startServeChild(dir, { logLevel: scenario.logLevel, cpuProfDir });
@@ -169,24 +206,22 @@ async function runScenario(scenario: Scenario): Promise<string> {
     if (res.status !== 202) throw new Error(`pre-queueing ${filepath} answered ${res.status}: ${await res.text()}`);
   }
   const idleRss = readRssBytes(serve.pid);
-  // Warm-up folders start far above the measured ones so the two never collide.
-  await runLoad({ url, connections, durationSec: WARMUP_SEC, bodyOf: (n) => sonarrDownloadBody(scenario.episodeOf(n + 10_000_000)) });
-  const logBefore = logSize(serve);
-  const [cpuBefore, ownCpuBefore] = [readCpuSeconds(serve.pid), process.cpuUsage()];
-  const from = Date.now();
-  const summary = await runLoad({ url, connections, durationSec: seconds, bodyOf: (n) => sonarrDownloadBody(scenario.episodeOf(n)) });
-  const loopMax = serve.loopDelayMax(from, Date.now());
-  const logBytes = logSize(serve) - logBefore;
-  const own = process.cpuUsage(ownCpuBefore);
-  const cpu = { serve: (readCpuSeconds(serve.pid) - cpuBefore) / seconds, bench: (own.user + own.system) / 1e6 / seconds };
+  const cold = await measurePhase(serve, url, scenario.layout, coldSeconds, 0);
+  const warm = await measurePhase(serve, url, scenario.layout, seconds, cold.run.summary.sent);
   const pending = await queueCount(`http://127.0.0.1:${serve.port}/api/${BENCH_PASS}?cmd=queue_count`);
   const rss = readRssBytes(serve.pid);
   const code = await serve.stop();
-  report(scenario.label, summary, { pending, logBytes, idleRss, rss, code, cpu });
+  console.log(`\nround ${round + 1}: ${scenario.label}`);
+  for (const [phase, p] of [
+    ["cold", cold],
+    ["warm", warm],
+  ] as const)
+    report(phase, p.run, p.benchCpu, p.logBytes);
+  const acked = cold.run.summary.acked + warm.run.summary.acked;
   console.log(
-    `  serve's longest event-loop delay during the run: ${loopMax} ms (the longest stretch the server could not take a new request)`,
+    `  pending scans after both ${pending} (202s ${acked}; a covered request adds none)  serve RSS ${mb(idleRss)} idle -> ${mb(rss)} after; exit code on SIGTERM ${code}`,
   );
-  return formatSummary(scenario.label, summary, cpu.serve, loopMax);
+  return { cold: cold.run, warm: warm.run };
 }
 
 /** Two anchor files that exist: each delivery and expiry checks them (they never go missing here). */
@@ -201,23 +236,18 @@ async function queueCount(url: string): Promise<number> {
   return ((await res.json()) as { queue_count: number }).queue_count;
 }
 
-function report(
-  label: string,
-  s: LoadSummary,
-  facts: { pending: number; logBytes: number; idleRss: number; rss: number; code: number | null; cpu: { serve: number; bench: number } },
-): void {
-  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function report(phase: string, run: CaseRun, benchCpu: number, logBytes: number): void {
+  const s: LoadSummary = run.summary;
   const verdict = s.ackPerSec >= 5_000 && s.p99 < 50 ? "meets" : "MISSES";
-  console.log(`\n${label}`);
   console.log(
-    `  202/s ${Math.round(s.ackPerSec)}  p50 ${s.p50} ms  p97.5 ${s.p975} ms  p99 ${s.p99} ms  max ${s.max} ms  -> ${verdict} the target (>= 5,000/s, p99 < 50 ms)`,
+    `  ${phase}: 202/s ${Math.round(s.ackPerSec)}  p50 ${s.p50} ms  p97.5 ${s.p975} ms  p99 ${s.p99} ms  max ${s.max} ms  -> ${verdict} the target (>= 5,000/s, p99 < 50 ms)`,
   );
-  console.log(`  answers ${JSON.stringify(s.statusCodes)}  non-2xx ${s.non2xx}  errors ${s.errors}  timeouts ${s.timeouts}`);
+  console.log(`    answers ${JSON.stringify(s.statusCodes)}  non-2xx ${s.non2xx}  errors ${s.errors}  timeouts ${s.timeouts}`);
   console.log(
-    `  pending scans after the run ${facts.pending} (measured 202s ${s.acked})  log ${mb(facts.logBytes)} (${Math.round(facts.logBytes / Math.max(1, s.total))} B/request)`,
+    `    CPU: serve ${(run.serveCpu * 100).toFixed(0)}% of a core (${Math.round((run.serveCpu * 1e6) / Math.max(1, s.ackPerSec))} µs/request), load generator ${(benchCpu * 100).toFixed(0)}%; log ${mb(logBytes)} (${Math.round(logBytes / Math.max(1, s.total))} B/request); serve loop max ${run.loopMax} ms`,
   );
-  console.log(
-    `  CPU during the run: serve ${(facts.cpu.serve * 100).toFixed(0)}% of a core (${Math.round((facts.cpu.serve * 1e6) / Math.max(1, s.ackPerSec))} µs/request), load generator ${(facts.cpu.bench * 100).toFixed(0)}%`,
-  );
-  console.log(`  serve RSS ${mb(facts.idleRss)} idle -> ${mb(facts.rss)} after; exit code on SIGTERM ${facts.code}`);
 }

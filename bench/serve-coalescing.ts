@@ -1,7 +1,8 @@
 /**
- * 10,000 Sonarr webhooks over 100 season folders through the real HTTP
- * service (in process, real SQLite queue, the loopback fake Plex), all inside
- * the debounce: exactly 100 refresh calls must reach Plex. Exits 1 otherwise.
+ * 10,000 Sonarr webhooks, each naming a new episode file, over 100 season
+ * folders through the real HTTP service (in process, real SQLite queue, the
+ * loopback fake Plex), all inside the debounce: exactly 100 refresh calls
+ * must reach Plex. Exits 1 otherwise.
  * The clock is a ManualClock, so the 60 s debounce passes without waiting.
  *
  *   node --import tsx bench/serve-coalescing.ts
@@ -15,7 +16,7 @@ import { startFakePlex } from "../test/fakes/plex.js";
 import { BENCH_PASS, BENCH_SECTIONS, benchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
 import { runLoad } from "./lib/load.js";
-import { plexFolderOf, sonarrDownloadBody, type Episode } from "./lib/sonarr-payload.js";
+import { episodeAt, plexFolderOf, sonarrDownloadBody, type FileLayout } from "./lib/sonarr-payload.js";
 
 const REQUESTS = 10_000;
 const SERIES = 20;
@@ -23,9 +24,10 @@ const SEASONS = 5; // 20 series x 5 seasons = 100 folders
 const DELAY_SEC = 60;
 const DELIVERY_LIMIT_MS = 30_000;
 
-// Consecutive requests hit different series, so every folder's requests are spread over the whole run.
-const episodeOf = (n: number): Episode => ({ series: n % SERIES, season: (Math.floor(n / SERIES) % SEASONS) + 1, episode: (n % 30) + 1 });
-const expected = new Set(Array.from({ length: SERIES * SEASONS }, (_, i) => plexFolderOf(episodeOf(i))));
+// Consecutive requests hit different series, so every folder's requests are spread over the whole run;
+// each request names a new episode file (the folders repeat on purpose: that is what coalesces).
+const layout: FileLayout = { folders: "open", series: SERIES, seasons: SEASONS };
+const expected = new Set(Array.from({ length: SERIES * SEASONS }, (_, i) => plexFolderOf(episodeAt(layout, i))));
 
 let failed = false;
 try {
@@ -52,7 +54,7 @@ async function measure(): Promise<boolean> {
     url: `http://127.0.0.1:${service.port}/${BENCH_PASS}`,
     connections: 32,
     amount: REQUESTS,
-    bodyOf: (n) => sonarrDownloadBody(episodeOf(n)),
+    bodyOf: (n) => sonarrDownloadBody(episodeAt(layout, n)),
   });
   const refreshesBeforeDebounce = plex.refreshes.length;
 
@@ -68,7 +70,9 @@ async function measure(): Promise<boolean> {
   const unexpected = [...distinct].filter((f) => !expected.has(f));
   const ok =
     load.acked === REQUESTS && plex.refreshes.length === expected.size && distinct.size === expected.size && unexpected.length === 0;
-  console.log(`webhooks posted:          ${REQUESTS} (Sonarr Download) over ${expected.size} season folders, 32 connections`);
+  console.log(
+    `webhooks posted:          ${REQUESTS} (Sonarr Download, a new file each) over ${expected.size} season folders, 32 connections`,
+  );
   console.log(
     `answers:                  ${JSON.stringify(load.statusCodes)} in ${load.seconds.toFixed(1)} s (${Math.round(load.ackPerSec)} acknowledged/s, p99 ${load.p99} ms, in-process load generator)`,
   );

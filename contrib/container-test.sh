@@ -88,7 +88,12 @@ CONTAINERFILE
 fi
 
 step "image $IMAGE from contrib/Dockerfile"
-podman build --pull=never --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" -f contrib/Dockerfile -t "$IMAGE" . >"$work/build.log" 2>&1 ||
+version=$(node -p 'require("./package.json").version')
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+source=$(git config --get remote.origin.url 2>/dev/null || echo unknown)
+podman build --pull=never --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE" \
+  --build-arg "VERSION=$version" --build-arg "REVISION=$revision" --build-arg "SOURCE=$source" \
+  -f contrib/Dockerfile -t "$IMAGE" . >"$work/build.log" 2>&1 ||
   { tail -n 40 "$work/build.log"; exit 1; }
 
 # The runtime holds Node, the production dependencies and dist/ (issue 26): a bound keeps it that way.

@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import { median } from "./median.js";
 
 export interface LoadOptions {
   /** Full URL, e.g. http://127.0.0.1:PORT/PASS */
@@ -65,12 +66,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
   };
 }
 
-/** One row of the ingest table; `serveCpu` is the share of one core the server used during the run. */
-/** A table row; `loopMax` is serve's longest event-loop delay during the run (ms). */
-export function formatSummary(label: string, s: LoadSummary, serveCpu: number, loopMax: number): string {
-  const rate = Math.round(s.ackPerSec).toLocaleString("en-US");
-  const perRequest = Math.round((serveCpu * 1e6) / Math.max(1, s.ackPerSec));
-  return `| ${label} | ${rate} | ${s.p50} | ${s.p975} | ${s.p99} | ${s.max} | ${Math.round(loopMax)} | ${s.non2xx} | ${s.errors + s.timeouts} | ${Math.round(serveCpu * 100)}% | ${perRequest} |`;
+/** One measured run of a case: what the load saw, and serve's share of a core and longest event-loop delay (ms) meanwhile. */
+export interface CaseRun {
+  summary: LoadSummary;
+  serveCpu: number;
+  loopMax: number;
+}
+
+/** A table row of `runs` (medians of the rounds; non-2xx and errors summed). */
+export function formatRow(label: string, runs: readonly CaseRun[]): string {
+  const m = (f: (r: CaseRun) => number) => median(runs.map(f));
+  const sum = (f: (s: LoadSummary) => number) => runs.reduce((n, r) => n + f(r.summary), 0);
+  const rate = m((r) => r.summary.ackPerSec);
+  const perRequest = m((r) => (r.serveCpu * 1e6) / Math.max(1, r.summary.ackPerSec));
+  return `| ${label} | ${Math.round(rate).toLocaleString("en-US")} | ${m((r) => r.summary.p50)} | ${m((r) => r.summary.p975)} | ${m((r) => r.summary.p99)} | ${m((r) => r.summary.max)} | ${Math.round(m((r) => r.loopMax))} | ${sum((s) => s.non2xx)} | ${sum((s) => s.errors + s.timeouts)} | ${Math.round(m((r) => r.serveCpu) * 100)}% | ${Math.round(perRequest)} |`;
 }
 
 export const SUMMARY_HEADER = [

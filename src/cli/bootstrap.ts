@@ -1,6 +1,7 @@
 import { defaultConfig } from "../config/defaults.js";
 import { secretLogPaths } from "../config/secrets.js";
 import { ConfigError, ConfigMissingError, loadConfig, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
+import { nextStepCommand } from "./command-line.js";
 import { resolveInstallPaths } from "../lib/install-paths.js";
 import { TARGET_CONFIGS } from "../targets/registry.js";
 import { createLogger, type LogFormat, type LogLevel } from "../lib/logger.js";
@@ -51,7 +52,7 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
     writeLine(
       io.stderr,
       c.green(
-        `Wrote a default config to ${loaded.file} (mode 0600; it holds SERVER_PASS). Edit it to match your setup; this run goes on with the defaults.`,
+        `Wrote a default config to ${loaded.file} (mode 0600; it holds SERVER_PASS). This run goes on with the defaults; \`${nextStepCommand({ paths, cwd: io.cwd, script: io.script, env: io.env })} setup\` finishes the set-up (signs in to Plex, connects the *arr apps), or edit the file.`,
       ),
     );
   }

@@ -5,13 +5,16 @@ import type { CommandContext } from "./context.js";
 
 /**
  * How to call scanarr again on the same files, for hints printed to the
- * user: `program` (see scanarrProgram) alone in the install dir, else with
+ * user: `program` (see scanarrProgram) alone in the install dir (or where
+ * SCANARR_INSTALL_DIR names it, as in the container), else with
  * --install-dir or --config.
  */
-export function scanarrCommand(paths: InstallPaths, cwd: string, program = "scanarr"): string {
+export function scanarrCommand(paths: InstallPaths, cwd: string, program = "scanarr", env: NodeJS.ProcessEnv = {}): string {
   const defaultFile = path.join(paths.installDir, "config", "config.json");
   if (paths.configFile !== defaultFile) return `${program} --config ${quote(paths.configFile)}`;
-  if (path.resolve(cwd) === paths.installDir) return program;
+  const envDir = env.SCANARR_INSTALL_DIR;
+  const found = envDir ? path.resolve(cwd, envDir) : path.resolve(cwd);
+  if (found === paths.installDir) return program;
   return `${program} --install-dir ${quote(paths.installDir)}`;
 }
 
@@ -23,7 +26,7 @@ export function scanarrCommand(paths: InstallPaths, cwd: string, program = "scan
  */
 export function nextStepCommand(ctx: Pick<CommandContext, "paths" | "cwd" | "script" | "env">): string {
   const cwd = ctx.cwd ?? process.cwd();
-  return scanarrCommand(ctx.paths, cwd, scanarrProgram({ script: ctx.script, env: ctx.env, cwd }));
+  return scanarrCommand(ctx.paths, cwd, scanarrProgram({ script: ctx.script, env: ctx.env, cwd }), ctx.env);
 }
 
 /** How this scanarr was started, as main.ts saw it. */

@@ -1,6 +1,7 @@
 import { isSourceName } from "../config/source-rules.js";
 import { UserError, type RewriteHit } from "../domain.js";
 import { createServerMapper, createSourceTable } from "../ingest/sources.js";
+import { describeMappingToAdd } from "../paths/drive-mapping-hint.js";
 import { isScannable, resolveTargets, tracePath, type PathTrace, type TraceInput } from "../paths/trace.js";
 import { buildTargets } from "../targets/build-targets.js";
 import type { CommandContext } from "./context.js";
@@ -33,6 +34,7 @@ export async function run(options: MapOptions, ctx: CommandContext): Promise<num
     ignoreList: ctx.config.SERVER_IGNORE_LIST,
     kind: options.kind,
     targets,
+    driveFolders: ctx.config.CLOUD.ALLOWED.FILE_PATHS,
   };
   if (source !== undefined) deps.source = settings?.filter ? { name: source, filter: settings.filter } : { name: source };
   const traces = inputs.map((input) => tracePath(input, deps));
@@ -49,7 +51,11 @@ function printTrace(ctx: CommandContext, trace: PathTrace, gap: boolean): void {
   if (trace.rewrite) line("rewrite", describeRewrite(trace.rewrite));
   else if (trace.source !== undefined)
     line("rewrite", `no REWRITES entry of SOURCES[${JSON.stringify(trace.source)}] or SERVER_PATH_REWRITES matches`);
-  if (trace.error !== undefined) return line("error", c.red(trace.error));
+  if (trace.error !== undefined) {
+    line("error", c.red(trace.error));
+    if (trace.addMapping) line("fix", describeMappingToAdd(trace.addMapping));
+    return;
+  }
   line(
     "mapping",
     !trace.mapping

@@ -39,7 +39,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "serve",
     description: "run the scan-trigger service in the foreground (webhooks, manual scans, drive monitoring)",
-    config: { file: "create", require: ["server", "plex"] },
+    // An empty PLEX_TOKEN does not stop serve (a default config runs the same on every run): serve names what is unmet and `setup`.
+    config: { file: "create", require: ["server"] },
     run: lazy(() => import("./serve.js"), none),
   },
   {

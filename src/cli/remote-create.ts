@@ -16,6 +16,7 @@ import { createLinePrompt } from "../rclone/wizard/line-prompt.js";
 import { createNonInteractivePrompt, PromptInterruptedError, type Prompt } from "../rclone/wizard/prompt.js";
 import { runRemoteWizard } from "../rclone/wizard/run-wizard.js";
 import type { CommandContext } from "./context.js";
+import { snapshotRemotes, watchHint } from "./remote-watch-hint.js";
 
 export interface RemoteCreateOptions {
   /** The positional [name]. */
@@ -40,9 +41,12 @@ export async function run(options: RemoteCreateOptions, ctx: CommandContext): Pr
     const file = findConfigFile(options, ctx);
     const loaded = await openConf(file, prompt, ctx);
     const wizard = buildContext(options, ctx, loaded, prompt ?? createNonInteractivePrompt());
+    const before = snapshotRemotes(wizard.doc);
     await runRemoteWizard(wizard);
     const wrote = await saveConf(loaded, wizard.doc, wizard.password);
     ctx.stdout.write(wrote ? `Saved ${file}\n` : `Nothing changed in ${file}\n`);
+    const hint = wrote ? watchHint(before, wizard.doc, file, options.rcloneConfig !== undefined) : undefined;
+    if (hint) ctx.stdout.write(`${hint}\n`);
     return 0;
   } catch (error) {
     if (error instanceof PromptInterruptedError) {

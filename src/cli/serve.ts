@@ -3,6 +3,7 @@ import { UserError } from "../domain.js";
 import { systemClock } from "../lib/clock.js";
 import { maskSecret } from "../lib/mask.js";
 import { startService } from "../serve/service.js";
+import { nextStepCommand } from "./command-line.js";
 import type { CommandContext } from "./context.js";
 
 /** `scanarr serve`: runs until SIGINT/SIGTERM, then shuts down cleanly and exits 0. */
@@ -31,6 +32,13 @@ export async function run(_options: unknown, ctx: CommandContext): Promise<numbe
     { manualScans: config.SERVER_ALLOW_MANUAL_SCAN, method: config.PLEX_SCAN_METHOD },
     `webhook and manual scan URL: ${manual} (the pass is masked; see SERVER_PASS in ${ctx.paths.configFile})`,
   );
+  const unmet = ctx.unmet ?? [];
+  if (unmet.length > 0) {
+    logger.warn(
+      { unmet },
+      `set-up not finished: ${unmet.join("; ")}. Requests are accepted and queued; run \`${nextStepCommand(ctx)} setup\` to finish the set-up (or edit ${ctx.paths.configFile}), then restart serve`,
+    );
+  }
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener("abort", () => resolve(), { once: true });

@@ -1,3 +1,4 @@
+import { withIsoTwins } from "../lib/iso-twins.js";
 import { existsSync } from "node:fs";
 import BetterSqlite3 from "better-sqlite3";
 import { UserError } from "../domain.js";
@@ -31,7 +32,7 @@ export async function run(options: StatusOptions, ctx: CommandContext): Promise<
     if (version < NEEDED_VERSION)
       throw new UserError(`the database at ${file} is from an older scanarr: start scanarr serve once to bring it up to date`, 1);
     const status = requestStatus(db, [input, ...mappedForm(ctx, input)], Date.now());
-    if (options.json) writeLine(ctx.stdout, JSON.stringify({ path: input, ...status }, null, 2));
+    if (options.json) writeLine(ctx.stdout, JSON.stringify(withIsoTwins({ path: input, ...status }), null, 2));
     else print(ctx, input, status);
     return status.requests.length > 0 ? 0 : 1;
   } finally {

@@ -1,9 +1,11 @@
 import { systemClock } from "../lib/clock.js";
 import { silentLogger } from "../lib/logger.js";
 import { anchorsOf, createAnchorMonitor } from "../mount/anchors.js";
-import { createMountTable } from "../mount/mount-table.js";
+import { describeAnchorProposal, proposeAnchor } from "../mount/anchor-proposal.js";
+import { createMountTable, readMounts } from "../mount/mount-table.js";
 import { createPathProbe } from "../mount/path-probe.js";
-import type { CheckResult, DoctorCheck } from "./types.js";
+import { libraryLocations } from "../paths/trace.js";
+import type { CheckResult, DoctorCheck, DoctorContext } from "./types.js";
 
 /**
  * Each anchor (ANCHORS and PLEX_EMPTY_TRASH_CONTROL_FILES) is there, and on
@@ -15,9 +17,7 @@ export const anchorsCheck: DoctorCheck = {
   name: "anchors",
   async run(ctx) {
     const anchors = anchorsOf(ctx.config);
-    if (anchors.length === 0) {
-      return [{ name: "anchors", ok: true, detail: "ANCHORS is empty: scans go out without checking that the media's mounts are up" }];
-    }
+    if (anchors.length === 0) return [await withoutAnchors(ctx)];
     const mountPointOf = createMountTable(systemClock);
     const probe = createPathProbe({ timeoutMs: ctx.probeTimeoutMs ?? 5_000, mountPointOf });
     try {
@@ -36,6 +36,13 @@ export const anchorsCheck: DoctorCheck = {
     }
   },
 };
+
+/** No anchor: passes unless the libraries lie on a FUSE mount, where one is proposed. */
+async function withoutAnchors(ctx: DoctorContext): Promise<CheckResult> {
+  const proposal = proposeAnchor(libraryLocations(await ctx.libraries()), ctx.config.SERVER_FILE_EXIST_PATH_MAPPINGS, readMounts());
+  if (proposal) return { name: "anchors", ok: false, detail: `ANCHORS is empty, but ${describeAnchorProposal(proposal)}` };
+  return { name: "anchors", ok: true, detail: "ANCHORS is empty: scans go out without checking that the media's mounts are up" };
+}
 
 function describeMount(mount: string | undefined): string {
   if (mount === undefined) return "";

@@ -1,6 +1,7 @@
 import { anchorsCheck } from "./anchors-check.js";
 import { configCheck } from "./config-check.js";
 import { driveCheck } from "./drive-check.js";
+import { drivePathsCheck } from "./drive-paths-check.js";
 import { listenCheck } from "./listen-check.js";
 import { mappingsCheck } from "./mappings-check.js";
 import { plexDatabaseCheck } from "./plex-database-check.js";
@@ -13,6 +14,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   configCheck,
   targetsCheck,
   mappingsCheck,
+  drivePathsCheck,
   anchorsCheck,
   rcloneCheck,
   plexDatabaseCheck,

@@ -29,16 +29,24 @@ export async function checkDriveRemote(config: Config, env: NodeJS.ProcessEnv): 
   const configFile = rcloneConfigFile(config, env);
   let remote: DriveRemote | undefined;
   let view: ReturnType<typeof buildView>;
+  let remotes: Awaited<ReturnType<typeof readRcloneRemotes>> | undefined;
   try {
-    const remotes = await readRcloneRemotes(configFile, env.RCLONE_CONFIG_PASS);
+    remotes = await readRcloneRemotes(configFile, env.RCLONE_CONFIG_PASS);
     remote = config.CLOUD.RCLONE_REMOTE ? resolveDriveRemote(config.CLOUD.RCLONE_REMOTE, remotes) : undefined;
     view = buildView(remote, config.RCLONE.CRYPT_MAPPINGS, remotes);
   } catch (error) {
     return fail(messageOf(error));
   }
-  const mappings = Object.keys(config.RCLONE.CRYPT_MAPPINGS).length;
-  if (mappings > 0)
-    results.push({ name: NAME, ok: true, detail: `RCLONE.CRYPT_MAPPINGS: ${mappings} crypt remote(s) found in ${configFile}` });
+  // plex_autoscan's mode: name each crypt remote and what it is over, as rclone.conf says.
+  for (const [prefix, specs] of Object.entries(config.RCLONE.CRYPT_MAPPINGS)) {
+    const name = (specs[0] ?? "").replace(/:.*$/, "");
+    const over = remotes?.get(name)?.remote;
+    results.push({
+      name: NAME,
+      ok: true,
+      detail: `RCLONE.CRYPT_MAPPINGS: drive paths under "${prefix}" are decoded with crypt remote "${name}"${over ? ` (over "${over}")` : ""}, found in ${configFile}`,
+    });
+  }
   if (!remote) return results;
   results.push({ name: NAME, ok: true, detail: `${describeRemote(remote)} found in ${configFile}` });
 

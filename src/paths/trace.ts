@@ -1,8 +1,10 @@
 import type { Library, RewriteHit, TargetRuntime } from "../domain.js";
+import { suggestDriveMapping, type MappingToAdd } from "./drive-mapping-hint.js";
 import { describeVerdict, type PathFilter } from "./filter.js";
 import { matchIgnoreList } from "./ignore.js";
 import { classifyPath, folderToScan, type PathKind } from "./folder.js";
 import { PathError, type PathMapper } from "./mapper.js";
+import { styleOf } from "./parse.js";
 import { findLibrariesFor, isWithin } from "./within.js";
 import { messageOf } from "../lib/errors.js";
 
@@ -46,6 +48,8 @@ export interface PathTrace {
   serverPath?: string;
   /** Why the path cannot be scanned at all (relative without a mapping, `..`, NUL). */
   error?: string;
+  /** For a cloud-drive path no mapping matched: the SERVER_PATH_MAPPINGS entry that would carry it. */
+  addMapping?: MappingToAdd;
   /** The SERVER_IGNORE_LIST entry that drops it. */
   ignoredBy?: string;
   /** The source's INCLUDE/EXCLUDE that drops it, in words. */
@@ -63,6 +67,8 @@ export interface TraceInput {
   /** What a webhook says the path is; undefined decides by the name. */
   kind?: "file" | "folder";
   targets: readonly ResolvedTarget[];
+  /** The drive folders monitoring watches (CLOUD.ALLOWED.FILE_PATHS), for the entry suggested for an unmapped drive path. */
+  driveFolders?: readonly string[];
 }
 
 /** Reads each target's libraries once, for tracing many paths. */
@@ -96,6 +102,8 @@ export function tracePath(input: string, deps: TraceInput): PathTrace {
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
     trace.error = error.message;
+    const addMapping = styleOf(input) === "relative" ? suggestFor(input, deps) : undefined;
+    if (addMapping) trace.addMapping = addMapping;
     return trace;
   }
   trace.serverPath = serverPath;
@@ -117,6 +125,17 @@ export function tracePath(input: string, deps: TraceInput): PathTrace {
   return trace;
 }
 
+/** undefined when the path cannot be read at all (a control character): nothing to suggest. */
+function suggestFor(input: string, deps: TraceInput): MappingToAdd | undefined {
+  try {
+    const watched = deps.driveFolders?.find((f) => isWithin(f, input));
+    const folder = watched ?? folderToScan(input, deps.kind === undefined ? undefined : deps.kind === "folder");
+    return suggestDriveMapping(input, libraryLocations(deps.targets), folder.replace(/\/*$/, "/"));
+  } catch {
+    return undefined;
+  }
+}
+
 function stepFor(target: ResolvedTarget, folder: string): TargetStep {
   const path = target.toTargetPath(folder);
   const step: TargetStep = { target: target.name, path };
@@ -133,6 +152,11 @@ function stepFor(target: ResolvedTarget, folder: string): TargetStep {
 export function describeLibraries(libraries: readonly Library[]): string {
   if (libraries.length === 0) return "none";
   return libraries.map((l) => `${l.title} (${l.locations.join(", ") || "no folders"})`).join(", ");
+}
+
+/** Every library folder of the targets whose libraries were read, in target order. */
+export function libraryLocations(targets: readonly ResolvedTarget[]): string[] {
+  return targets.flatMap((t) => (Array.isArray(t.libraries) ? t.libraries.flatMap((l) => l.locations) : []));
 }
 
 /** Whether the trace ends in a library of at least one target. */

@@ -1,3 +1,4 @@
+import { withIsoTwins } from "../lib/iso-twins.js";
 import { parseScanRequest } from "../triggers/index.js";
 import { answerOutcome } from "./answer.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
@@ -65,15 +66,19 @@ export function handleManualPage(ctx: RequestContext): Promise<void> | void {
 /** GET /<pass>/api/queue[?limit=N]: pending, failed and unconfirmed scans with their deliveries, at most N of each, and the counts. */
 export function handleQueueApi({ res, url, deps }: RequestContext): void {
   const limit = parseLimit(url.searchParams.get("limit"));
-  sendJson(res, 200, {
-    pending: deps.queue.listPending(limit),
-    failed: deps.queue.listFailed(limit),
-    ...(deps.queue.listUnconfirmed ? { unconfirmed: deps.queue.listUnconfirmed(limit) } : {}),
-    counts: deps.queue.counts(),
-    limit,
-    // The dashboard's paged view: ISO 8601 times, every state counted, a cursor for the next page (?pafter=).
-    ...(deps.dashboard ? pendingPageJson(deps.dashboard, url.searchParams) : {}),
-  });
+  sendJson(
+    res,
+    200,
+    withIsoTwins({
+      pending: deps.queue.listPending(limit),
+      failed: deps.queue.listFailed(limit),
+      ...(deps.queue.listUnconfirmed ? { unconfirmed: deps.queue.listUnconfirmed(limit) } : {}),
+      counts: deps.queue.counts(),
+      limit,
+      // The dashboard's paged view: ISO 8601 times, every state counted, a cursor for the next page (?pafter=).
+      ...(deps.dashboard ? pendingPageJson(deps.dashboard, url.searchParams) : {}),
+    }),
+  );
 }
 
 function parseLimit(raw: string | null): number {

@@ -5,6 +5,7 @@ import { secretValuesOf } from "../config/secrets.js";
 import type { Config } from "../config/types.js";
 import type { Library } from "../domain.js";
 import { messageOf } from "../lib/errors.js";
+import { proposeAnchorStep } from "./anchor-step.js";
 import { chooseArrApps } from "./arr-step.js";
 import { planConfigChanges } from "./config-changes.js";
 import { connectApps } from "./connect-step.js";
@@ -49,6 +50,7 @@ export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: Se
   const apps = await chooseArrApps(ctx);
   const servers = apps.length > 0 ? await readItemFolders(ctx, plex, mediaServers) : [];
   const mappings = await chooseMappings(ctx, apps, servers);
+  proposeAnchorStep(ctx, [...plex.libraries, ...mediaServers.flatMap((s) => s.libraries)]);
 
   const base = file.text ?? file.starterText;
   const after = editJson(base, planConfigChanges(ctx.current, { plex, mediaServers, mappings }, file.text === undefined));

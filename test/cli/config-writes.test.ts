@@ -77,6 +77,7 @@ describe("which commands may write a config", () => {
     const { code, stdout } = await runCli(args, { HOME: empty }, "", empty);
     expect(code).toBe(0);
     expect(stdout).toContain(`Saved ${rcloneConf}`);
+    expect(stdout).toContain(`"CLOUD": {"ENABLED": true, "RCLONE_REMOTE": "gd:"}, "RCLONE": {"CONFIG": ${JSON.stringify(rcloneConf)}}`);
     expect(readdirSync(empty)).toEqual([]);
   });
 

@@ -3,7 +3,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { scanarrProgram } from "../../src/cli/command-line.js";
+import { scanarrCommand, scanarrProgram } from "../../src/cli/command-line.js";
+import { resolveInstallPaths } from "../../src/lib/install-paths.js";
 import { tempDir } from "../helpers/cli.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -83,5 +84,15 @@ describe("scanarrProgram", () => {
   it("falls back to npx scanarr when the script is unknown or not scanarr's", () => {
     expect(scanarrProgram({ env: {}, cwd: "/" })).toBe("npx scanarr");
     expect(scanarrProgram({ script: "/usr/lib/node_modules/vitest/vitest.mjs", env: {}, cwd: "/" })).toBe("npx scanarr");
+  });
+});
+
+describe("scanarrCommand", () => {
+  const paths = resolveInstallPaths("/srv/scanarr");
+  it("adds --install-dir when started elsewhere, and not when SCANARR_INSTALL_DIR already names the folder (the container)", () => {
+    expect(scanarrCommand(paths, "/app", "scanarr")).toBe("scanarr --install-dir /srv/scanarr");
+    expect(scanarrCommand(paths, "/app", "scanarr", { SCANARR_INSTALL_DIR: "/srv/scanarr" })).toBe("scanarr");
+    expect(scanarrCommand(paths, "/srv/scanarr", "scanarr")).toBe("scanarr");
+    expect(scanarrCommand(paths, "/app", "scanarr", { SCANARR_INSTALL_DIR: "/elsewhere" })).toBe("scanarr --install-dir /srv/scanarr");
   });
 });

@@ -5,7 +5,7 @@
  * host, the HEALTHCHECK, the non-root user, and a clean, quick stop.
  * Called by contrib/container-test.sh: `node --import tsx test/container/run-image.ts <image>`.
  */
-import { chownSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +17,9 @@ const PASS = "c0ffee00c0ffee00c0ffee00c0ffee00";
 // podman puts this name in every container's /etc/hosts, pointing at the host's side of the bridge.
 const HOST_FROM_CONTAINER = "host.containers.internal";
 const UID = 1000;
+// The first start runs as another user, as PUID/PGID ask, on volumes that root owns.
+const PUID = 1001;
+const PGID = 1002;
 
 const started: string[] = [];
 const dirs: string[] = [];
@@ -38,20 +41,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A directory the image's user (uid 1000) owns, for a volume. */
-function volumeDir(name: string): string {
+/** A directory for a volume, owned by `owner` (the image's default user unless said). */
+function volumeDir(name: string, owner = UID): string {
   const dir = mkdtempSync(path.join(tmpdir(), `scanarr-ct-${name}-`));
   dirs.push(dir);
-  chownSync(dir, UID, UID);
+  chownSync(dir, owner, owner);
   return dir;
 }
 
-async function runContainer(name: string, configDir: string, dataDir: string, port: number): Promise<void> {
+async function runContainer(
+  name: string,
+  configDir: string,
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<void> {
   await podman([
     "run",
     "-d",
     "--name",
     name,
+    ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
     "-p",
     `127.0.0.1:${port}:3468`,
     "-v",
@@ -90,20 +100,69 @@ async function stopAndCheck(name: string): Promise<void> {
   check(`${logs.stdout}${logs.stderr}`.includes("stopped"), `${name} logs that it stopped`);
 }
 
+/** uid, gid and umask of the container's scanarr process (tini is PID 1; scanarr is its child). */
+async function serveProcess(name: string): Promise<{ uid: string; gid: string; umask: string }> {
+  const script =
+    'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in "node /app/contrib/docker-entrypoint.mjs serve"*) cat $p/status; exit 0;; esac; done; exit 1';
+  const status = (await podman(["exec", name, "sh", "-c", script])).stdout;
+  const field = (key: string) => new RegExp(`^${key}:\\s+(\\S+)`, "m").exec(status)?.[1] ?? "?";
+  return { uid: field("Uid"), gid: field("Gid"), umask: field("Umask") };
+}
+
 async function firstStart(): Promise<void> {
-  const configDir = volumeDir("config");
-  const dataDir = volumeDir("data");
+  // Root-owned volumes, as `docker run -v` makes them when the folders do not exist yet.
+  const configDir = volumeDir("config", 0);
+  const dataDir = volumeDir("data", 0);
   const port = await freePort();
   const name = `scanarr-ct-first-${process.pid}`;
-  await runContainer(name, configDir, dataDir, port);
+  await runContainer(name, configDir, dataDir, port, { PUID: String(PUID), PGID: String(PGID), UMASK: "002", TZ: "Europe/Paris" });
   await waitFor("the first start to listen", () => health(port));
   const written = statSync(path.join(configDir, "config.json"));
   check(
-    written.uid === UID && (written.mode & 0o777) === 0o600,
-    "the first start writes /config/config.json, mode 0600, owned by uid 1000",
+    written.uid === PUID && written.gid === PGID && (written.mode & 0o777) === 0o600,
+    `the first start writes /config/config.json, mode 0600, owned by PUID:PGID ${PUID}:${PGID}`,
   );
   check(readdirSync(dataDir).includes("scanarr.db"), "the queue database lives in /data");
+  const owners = [configDir, dataDir].map((dir) => statSync(dir)).map((stat) => `${stat.uid}:${stat.gid}`);
+  check(
+    owners.every((owner) => owner === `${PUID}:${PGID}`),
+    `both volumes now belong to PUID:PGID (${owners.join(", ")})`,
+  );
+  const serve = await serveProcess(name);
+  check(
+    serve.uid === String(PUID) && serve.gid === String(PGID) && serve.umask === "0002",
+    `serve runs as uid ${serve.uid}, gid ${serve.gid}, umask ${serve.umask} (PUID, PGID, UMASK)`,
+  );
+  const offset = (
+    await podman(["exec", name, "node", "-e", "process.stdout.write(String(new Date(Date.UTC(2026, 0, 1)).getTimezoneOffset()))"])
+  ).stdout;
+  check(offset === "-60", `TZ=Europe/Paris is the runtime's zone (UTC offset ${offset} minutes in January)`);
+  const firstLogs = await podman(["logs", name]);
+  check(
+    `${firstLogs.stdout}${firstLogs.stderr}`.includes("`scanarr setup` finishes the set-up"),
+    "the first start names the command that finishes the set-up (`scanarr setup`)",
+  );
+  const version = (await podman(["exec", name, "scanarr", "--version"])).stdout.trim();
+  check(/^\d+\.\d+\.\d+/.test(version), `docker exec … scanarr runs through the same entry point (${version})`);
   await stopAndCheck(name);
+}
+
+async function badPuid(): Promise<void> {
+  const run = await podman(["run", "--rm", "-e", "PUID=abc", IMAGE, "--version"], { reject: false });
+  check(
+    run.exitCode === 2 && run.stderr.includes('PUID="abc" is not a user or group number'),
+    `a PUID that is not a number stops the start with a clear error (exit ${run.exitCode}: ${run.stderr.trim()})`,
+  );
+}
+
+async function labels(): Promise<void> {
+  const inspected = (await podman(["image", "inspect", IMAGE, "--format", "{{json .Labels}}"])).stdout;
+  const found = JSON.parse(inspected) as Record<string, string>;
+  const prefix = "org.opencontainers.image.";
+  const missing = ["source", "version", "revision", "title", "description", "licenses"].filter((key) => !found[`${prefix}${key}`]);
+  check(missing.length === 0, `the image carries the OCI labels${missing.length ? ` (missing: ${missing.join(", ")})` : ""}`);
+  const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+  check(found[`${prefix}version`] === version, `its version label is package.json's (${found[`${prefix}version`]})`);
 }
 
 async function webhookToPlex(): Promise<void> {
@@ -134,8 +193,8 @@ async function webhookToPlex(): Promise<void> {
       return answer?.status === 200 ? answer : undefined;
     });
     check(ready.body.status === "ok", `/health answers 200 "ok" through the published port (${JSON.stringify(ready.body)})`);
-    const user = (await podman(["exec", name, "id", "-u"])).stdout.trim();
-    check(user === String(UID), `serve runs as uid ${user}, not root`);
+    const serve = await serveProcess(name);
+    check(serve.uid === String(UID), `serve runs as uid ${serve.uid} (the default PUID), not root`);
     const probe = await podman(["healthcheck", "run", name], { reject: false });
     const said = `${probe.stdout}${probe.stderr}`.trim();
     check(probe.exitCode === 0, `the image's HEALTHCHECK passes${said ? ` (${said})` : ""}`);
@@ -168,6 +227,8 @@ async function webhookToPlex(): Promise<void> {
 async function main(): Promise<void> {
   const t0 = Date.now();
   try {
+    await labels();
+    await badPuid();
     await firstStart();
     await webhookToPlex();
     console.log(`container test passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -105,6 +105,20 @@ describe("dashboard actions and CSRF", () => {
     const queue = (await (await fetch(`${t.base}/api/queue`)).json()) as { pendingPage: Array<{ id: number; dueAtIso: string }> };
     const id = String(queue.pendingPage[0]?.id);
     expect(queue.pendingPage[0]?.dueAtIso).toMatch(/Z$/);
+    // Every epoch time in the answer, at any depth (pending[], origins[], deliveries[]), has its ISO 8601 twin.
+    const untwinned: string[] = [];
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${where}[${i}]`));
+      if (value === null || typeof value !== "object") return;
+      const fields = value as Record<string, unknown>;
+      for (const [key, field] of Object.entries(fields)) {
+        if (/At$|^since$/.test(key) && typeof field === "number" && typeof fields[`${key}Iso`] !== "string")
+          untwinned.push(`${where}.${key}`);
+        walk(field, `${where}.${key}`);
+      }
+    };
+    walk(queue, "queue");
+    expect(untwinned).toEqual([]);
     const crossSite = await postForm(
       `${t.base}/actions/cancel`,
       { id },

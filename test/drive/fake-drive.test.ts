@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeDrive, type FakeDrive } from "../fakes/drive.js";
+import { specChecker } from "../fakes/spec/checker.js";
+import { takeViolations } from "../fakes/spec/violations.js";
 
 describe("fake Drive v3", () => {
   let fake: FakeDrive;
@@ -54,5 +56,38 @@ describe("fake Drive v3", () => {
     const folder = fake.addFolder("F", drive);
     expect((await get(`drive/v3/files/${folder}`)).status).toBe(404);
     expect((await get(`drive/v3/files/${folder}?supportsAllDrives=true&fields=id,driveId`)).body).toEqual({ id: folder, driveId: drive });
+  });
+
+  it("holds each request to Drive v3's description read from @googleapis/drive, naming the operation", async () => {
+    await get("drive/v3/files?q=trashed%3Dfalse&pageSize=1000&supportsAllDrives=true&includeItemsFromAllDrives=true&corpora=user");
+    expect(takeViolations()).toEqual([]);
+    await get("drive/v3/files?includeTrashed=true");
+    await get("drive/v3/changes?pageSize=1000");
+    await fetch(new URL("drive/v3/changes/startPageToken", fake.url));
+    expect(takeViolations()).toEqual([
+      'Google Drive GET /drive/v3/files (files.list): /query must NOT have additional properties ("includeTrashed")',
+      "Google Drive GET /drive/v3/changes (changes.list): /query must have required property 'pageToken' (\"pageToken\")",
+      "Google Drive GET /drive/v3/changes/startPageToken (changes.getStartPageToken): carries none of the credentials it declares",
+    ]);
+  });
+
+  it("would be told of an answer with a field Drive's File has not, or a field of the wrong type", async () => {
+    const checker = await specChecker("drive");
+    const { operation } = checker.checkRequest({
+      method: "GET",
+      path: "/drive/v3/changes",
+      query: new URLSearchParams("pageToken=1"),
+      headers: { authorization: "Bearer fake-access-token" },
+      body: "",
+    });
+    if (!operation) throw new Error("the description has no changes.list");
+    const answer = (file: object) => JSON.stringify({ kind: "drive#changeList", changes: [{ fileId: "fi1", file }] });
+    expect(checker.checkResponse(operation, 200, "application/json", answer({ id: "fi1", parents: ["fo1"], size: "1" }))).toEqual([]);
+    expect(checker.checkResponse(operation, 200, "application/json", answer({ id: "fi1", parent: "fo1" }))).toEqual([
+      'answer 200: /changes/0/file must NOT have additional properties ("parent")',
+    ]);
+    expect(checker.checkResponse(operation, 200, "application/json", answer({ id: "fi1", size: 1 }))).toEqual([
+      "answer 200: /changes/0/file/size must be string",
+    ]);
   });
 });

@@ -4,10 +4,16 @@
  * Bearer token (401), honours `fields`, pages like Google (defaults and caps
  * included), answers injected rate limits and 5xx, and counts calls per
  * endpoint. Mutations (add, rename, move, trash, delete) land in the change
- * log of the drive that holds the item, as current-state entries.
+ * log of the drive that holds the item, as current-state entries. Every
+ * exchange is checked against Drive v3's description (spec/drive-description.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkThen } from "./loopback.js";
+import type { SpecWatch } from "./spec/exchange.js";
+
+/** How a fake serving /drive/v3/* is checked: against the description read from @googleapis/drive. */
+export const DRIVE_SPEC: SpecWatch = { server: "drive", label: "Google Drive" };
 
 export const FOLDER = "application/vnd.google-apps.folder";
 export type Endpoint = "changes.getStartPageToken" | "changes.list" | "files.list" | "files.get" | "drives.list";
@@ -68,7 +74,12 @@ export class FakeDrive {
   private seq = 1;
   private nextId = 1;
   private recording = true;
-  private server = createServer((req, res) => this.handle(req, res));
+  private server = createServer((req, res) => {
+    // Drive's read calls carry no body.
+    req.resume();
+    const url = new URL(req.url ?? "/", "http://fake");
+    void checkThen(DRIVE_SPEC, { req, url, body: "" }, res, () => this.handle(req, res, url));
+  });
 
   readonly rootId = ROOT_ID;
 
@@ -234,8 +245,7 @@ export class FakeDrive {
 
   // ---- HTTP -----------------------------------------------------------------------------------
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? "/", "http://fake");
+  private handle(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const query = Object.fromEntries(url.searchParams);
     const endpoint = routeOf(req.method ?? "GET", url.pathname);
     if (!endpoint) return send(res, 404, googleError(404, "notFound", `No route ${url.pathname}`));

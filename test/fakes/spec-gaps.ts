@@ -12,7 +12,8 @@ export interface SpecGap {
   what: string;
   /** One line: how the real server behaves and where that is known from. */
   why: string;
-  patch(description: Description): void;
+  /** None when the fake simply goes unchecked there: the calls lie outside the description. */
+  patch?(description: Description): void;
 }
 
 type Operation = Record<string, unknown> & { parameters?: unknown[]; responses?: Record<string, unknown> };
@@ -21,6 +22,12 @@ function operation(description: Description, path: string, method: string): Oper
   const found = description.paths[path]?.[method];
   if (!found) throw new Error(`spec-gaps: the description has no ${method.toUpperCase()} ${path} any more; review this gap`);
   return found as Operation;
+}
+
+function schemaOf(description: Description, name: string): { properties: Record<string, unknown> } {
+  const schema = (description.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas[name];
+  if (!schema?.properties) throw new Error(`spec-gaps: the description has no schema ${name} any more; review this gap`);
+  return schema as { properties: Record<string, unknown> };
 }
 
 /** The same operation under another method or path, as the server also serves it. */
@@ -66,15 +73,6 @@ export const SPEC_GAPS: readonly SpecGap[] = [
         queryParameter("trash", "integer"),
         queryParameter("type", "integer"),
       );
-    },
-  },
-  {
-    server: "plex",
-    what: "X-Plex-Container-Start and X-Plex-Container-Size in the query string",
-    why: "the description has them as headers; PMS reads either, and the query form is the one its own web app and python-plexapi page with",
-    patch: (description) => {
-      const list = operation(description, "/library/sections/{sectionId}/all", "get");
-      list.parameters?.push(queryParameter("X-Plex-Container-Start", "integer"), queryParameter("X-Plex-Container-Size", "integer"));
     },
   },
   {
@@ -150,10 +148,26 @@ export const SPEC_GAPS: readonly SpecGap[] = [
     what: "LibrarySection.hidden",
     why: "the description types it boolean; PMS sends an integer 0, 1 or 2 (apis.md §1.3)",
     patch: (description) => {
-      const schemas = (description.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;
-      const section = schemas.LibrarySection;
-      if (!section?.properties.hidden) throw new Error("spec-gaps: LibrarySection.hidden is gone; review this gap");
+      const section = schemaOf(description, "LibrarySection");
+      if (!section.properties.hidden) throw new Error("spec-gaps: LibrarySection.hidden is gone; review this gap");
       section.properties.hidden = { type: ["integer", "boolean"] };
+    },
+  },
+  {
+    server: "plex",
+    what: "LibrarySection.Location[].path",
+    why: "the description gives it no type; PMS sends each folder of the section as a string (apis.md §1.3), which is what scanarr reads",
+    patch: (description) => {
+      const location = schemaOf(description, "LibrarySection").properties.Location as { items: { properties: Record<string, unknown> } };
+      location.items.properties.path = { type: "string" };
+    },
+  },
+  {
+    server: "plex",
+    what: "deletedAt on Metadata and Part",
+    why: "the description leaves it out (both schemas allow more fields); PMS marks an item or part it holds as missing, until the trash is emptied, with deletedAt in epoch seconds, the listing's form of the library's deleted_at (apis.md §3.2), which scanarr reads to count a trashed file as absent",
+    patch: (description) => {
+      for (const name of ["Metadata", "Part"]) schemaOf(description, name).properties.deletedAt = { type: "integer" };
     },
   },
   {
@@ -203,6 +217,11 @@ export const SPEC_GAPS: readonly SpecGap[] = [
       })(description);
     },
   },
+  {
+    server: "drive",
+    what: "POST /token (oauth2.googleapis.com) and GET /o/oauth2/v2/auth (accounts.google.com)",
+    why: "Google's OAuth 2.0 endpoints are a service of their own, not in Drive's description: the fake OAuth (oauth.ts) checks only its Drive call, and answers the token and consent calls as Google's OAuth guides and RFC 6749 say, unchecked (drive.md §3, §4.4)",
+  },
 ];
 
 /** An api key the server also takes where the description does not declare it: added as an alternative to every requirement. */
@@ -232,6 +251,6 @@ function optionalHeaders(names: readonly string[]): (d: Description) => void {
 
 /** The description with its server's gaps patched in. */
 export function applyGaps(server: DescribedServer, description: Description): Description {
-  for (const gap of SPEC_GAPS) if (gap.server === server) gap.patch(description);
+  for (const gap of SPEC_GAPS) if (gap.server === server) gap.patch?.(description);
   return description;
 }

@@ -1,5 +1,4 @@
 import type { ServerResponse } from "node:http";
-import type { ListedScan } from "../../queue/views/history.js";
 import { BODY_LIMIT_BYTES, parseBody, readBody } from "../body.js";
 import { HttpError } from "../http-error.js";
 import { sendJson } from "../respond.js";
@@ -9,7 +8,7 @@ import { renderResultPage } from "../views/result-page.js";
 import type { DashboardDeps } from "./deps.js";
 import type { PageInput } from "./page.js";
 import { historyCursorText, parseDashboardQuery, pendingCursorText } from "./query.js";
-import { isoOrNull } from "./time.js";
+import { withIsoTwins } from "../../lib/iso-twins.js";
 
 // Our own script and the event stream are the only things besides the page itself.
 const CSP =
@@ -103,20 +102,7 @@ function openEvents(ctx: RequestContext): void {
 function sendHistory(ctx: RequestContext, deps: DashboardDeps): void {
   const query = parseDashboardQuery(ctx.url.searchParams);
   const page = deps.browser.history(query.filter, query.limit, query.after);
-  sendJson(ctx.res, 200, { history: page.scans.map(withIsoTimes), next: page.next && historyCursorText(page.next), limit: query.limit });
-}
-
-/** The JSON API's scan: the stored fields (epoch ms, kept for compatibility) plus ISO 8601 twins. */
-export function withIsoTimes(scan: ListedScan) {
-  return {
-    ...scan,
-    firstRequestedAtIso: isoOrNull(scan.firstRequestedAt),
-    lastRequestedAtIso: isoOrNull(scan.lastRequestedAt),
-    dueAtIso: isoOrNull(scan.dueAt),
-    finishedAtIso: isoOrNull(scan.finishedAt),
-    nextFileCheckAtIso: isoOrNull(scan.nextFileCheckAt),
-    deliveries: scan.deliveries.map((d) => ({ ...d, dueAtIso: isoOrNull(d.dueAt) })),
-  };
+  sendJson(ctx.res, 200, { history: withIsoTwins(page.scans), next: page.next && historyCursorText(page.next), limit: query.limit });
 }
 
 /** The JSON API's extra page of pending scans (GET /<pass>/api/queue?paged=1). */
@@ -124,7 +110,7 @@ export function pendingPageJson(deps: DashboardDeps, params: URLSearchParams) {
   const query = parseDashboardQuery(params);
   const page = deps.browser.pending(query.limit, query.pendingAfter);
   return {
-    pendingPage: page.scans.map(withIsoTimes),
+    pendingPage: withIsoTwins(page.scans),
     pendingNext: page.next && pendingCursorText(page.next),
     counts: deps.browser.counts(),
   };
@@ -159,7 +145,7 @@ async function runAction(ctx: RequestContext, deps: DashboardDeps, action: strin
     }
     const scan = deps.browser.scan(id);
     const state = scan?.state ?? "gone";
-    answer = { status: 200, body: { action, id, state, scan: scan && withIsoTimes(scan), message: `scan ${id} is now ${state}` } };
+    answer = { status: 200, body: { action, id, state, scan: scan && withIsoTwins(scan), message: `scan ${id} is now ${state}` } };
   }
   ctx.deps.logger.info({ action, id: answer.body.id, state: answer.body.state, cleared: answer.body.cleared, ...who }, "dashboard action");
   if (html) {

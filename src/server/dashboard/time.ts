@@ -16,7 +16,3 @@ export function timeTag(then: number | null | undefined, now: number): SafeHtml 
   const iso = new Date(then).toISOString();
   return html`<time datetime="${iso}" title="${iso}">${relativeTime(then, now)}</time>`;
 }
-
-export function isoOrNull(ms: number | null | undefined): string | null {
-  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
-}

@@ -63,10 +63,7 @@ function buildChecker(server: DescribedServer, description: Description): SpecCh
   const segments = new Map<string, string>();
   for (const template of Object.keys(description.paths))
     for (const segment of template.split("/")) if (!segment.includes("{")) segments.set(segment.toLowerCase(), segment);
-  const schemes = ((description.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<
-    string,
-    { type?: string; in?: string; name?: string }
-  >;
+  const schemes = ((description.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<string, Scheme>;
   const queryKeys = new Set(
     Object.values(schemes).flatMap((scheme) => (scheme.in === "query" && scheme.name ? [scheme.name.toLowerCase()] : [])),
   );
@@ -151,11 +148,22 @@ function readBody(operation: Operation, request: SeenRequest, problems: string[]
   }
 }
 
-/** Whether one of the operation's security requirements is met: each api key it names is in its header or query. */
+/** A security scheme as the checker reads it: an api key, or HTTP authentication (Drive's OAuth bearer token). */
+interface Scheme {
+  type?: string;
+  in?: string;
+  name?: string;
+  scheme?: string;
+}
+
+/**
+ * Whether one of the operation's security requirements is met: each api key
+ * it names is in its header or query, each HTTP scheme in Authorization.
+ */
 function authorized(
   operation: Operation,
   description: Description,
-  schemes: Record<string, { type?: string; in?: string; name?: string }>,
+  schemes: Record<string, Scheme>,
   request: SeenRequest,
   query: Record<string, unknown>,
 ): boolean {
@@ -165,6 +173,10 @@ function authorized(
   return requirements.some((requirement) =>
     Object.keys(requirement).every((name) => {
       const scheme = schemes[name];
+      if (scheme?.type === "http" && scheme.scheme)
+        return String(request.headers.authorization ?? "")
+          .toLowerCase()
+          .startsWith(`${scheme.scheme.toLowerCase()} `);
       if (scheme?.type !== "apiKey" || !scheme.name) return false;
       if (scheme.in === "header") return Boolean(request.headers[scheme.name.toLowerCase()]);
       return scheme.in === "query" && queryNames.has(scheme.name.toLowerCase());

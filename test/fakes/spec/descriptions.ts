@@ -6,10 +6,11 @@ import path from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseYaml } from "yaml";
 import { sharedFixture } from "../../helpers/shared-fixtures.js";
+import { describeDriveFromClient } from "./drive-description.js";
 import { describeJellyfinFromSdk } from "./jellyfin-description.js";
 
 /** The servers whose vendors publish an API description the fakes are checked against. */
-export type DescribedServer = "plex" | "plex-tv" | "emby" | "jellyfin" | "sonarr" | "radarr" | "lidarr" | "readarr";
+export type DescribedServer = "plex" | "plex-tv" | "emby" | "jellyfin" | "drive" | "sonarr" | "radarr" | "lidarr" | "readarr";
 
 /** An OpenAPI 3.x document, as JSON. */
 export type Description = Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
@@ -17,7 +18,7 @@ export type Description = Record<string, unknown> & { paths: Record<string, Reco
 const specs = sharedFixture("specs", "the fakes' checks against the vendors' API descriptions", "specs/README.md");
 const plexSpec = sharedFixture("plex/plex-api-spec.yaml", "the fake Plex's check against plex-api-spec.yaml");
 
-const FILES: Record<Exclude<DescribedServer, "jellyfin" | "plex" | "plex-tv">, string> = {
+const FILES: Record<Exclude<DescribedServer, "jellyfin" | "drive" | "plex" | "plex-tv">, string> = {
   emby: "emby.openapi-v2.json",
   sonarr: "sonarr-v3.openapi.json",
   radarr: "radarr-v3.openapi.json",
@@ -27,17 +28,23 @@ const FILES: Record<Exclude<DescribedServer, "jellyfin" | "plex" | "plex-tv">, s
 
 /** Whether the descriptions can be read here: outside CI a missing ../shared/fixtures turns the checks off (with a warning). */
 export function descriptionsAvailable(server: DescribedServer): boolean {
-  if (server === "jellyfin") return true;
+  if (server === "jellyfin" || server === "drive") return true;
   return server === "plex" || server === "plex-tv" ? plexSpec.run : specs.run;
 }
 
 /**
- * The server's description as OpenAPI 3.x. Parsing Plex's YAML and
- * converting Emby's Swagger 2.0 take a second or two, so the result is kept
- * in the temp folder under the source's hash and read back from there.
+ * The server's description as OpenAPI 3.x. Parsing Plex's YAML, converting
+ * Emby's Swagger 2.0 and reading Drive's generated client take a second or
+ * two, so the result is kept in the temp folder under the source's hash and
+ * read back from there.
  */
 export async function loadDescription(server: DescribedServer): Promise<Description> {
   if (server === "jellyfin") return cached("jellyfin", "@jellyfin/sdk@0.13.0", async () => describeJellyfinFromSdk());
+  if (server === "drive") {
+    const require = createRequire(import.meta.url);
+    const text = readFileSync(path.join(path.dirname(require.resolve("@googleapis/drive/package.json")), "v3.ts"), "utf8");
+    return cached("drive", text, async () => describeDriveFromClient(text));
+  }
   if (server === "plex" || server === "plex-tv") {
     const text = readFileSync(plexSpec.file(), "utf8");
     return cached("plex", text, async () => parseYaml(text) as Description);

@@ -13,6 +13,19 @@ export interface SpecWatch {
   pathOf?(url: URL): string | undefined;
 }
 
+const checked = new Set<string>();
+
+/**
+ * The operations requests were checked against since the last call, as
+ * `server operationId` (e.g. `plex refreshSectionByGet`), sorted; forgotten
+ * once read. A test that must reach every call of a client asks for them.
+ */
+export function takeCheckedOperations(): string[] {
+  const operations = [...checked].sort();
+  checked.clear();
+  return operations;
+}
+
 /**
  * Checks one exchange of a fake against the description: the request as it
  * arrives (method and path, query names and types, body, credentials), then
@@ -34,6 +47,7 @@ export async function watchExchange(
   const where = `${watch.label} ${method} ${url.pathname}`;
   if (path === undefined) return recordViolation(`${where}: outside the API the description covers`);
   const verdict = checker.checkRequest({ method, path, query: url.searchParams, headers: req.headers, body: request.body });
+  if (verdict.operation) checked.add(`${watch.server} ${verdict.operation.operationId ?? "unnamed"}`);
   const name = verdict.operation ? `${where} (${verdict.operation.operationId ?? "unnamed operation"})` : where;
   for (const problem of verdict.problems) recordViolation(`${name}: ${problem}`);
   if (verdict.operation) watchAnswer(res, verdict.operation, (problem) => recordViolation(`${name}: ${problem}`), checker);
