@@ -25,7 +25,7 @@ interface Setup {
  * FileFlows /media/movies. Requests name the *arr apps' paths
  * (SERVER_PATH_MAPPINGS: /books → /data/Books, /movies → /data/Movies).
  */
-async function start(absPassword = PASSWORD): Promise<Setup> {
+async function start(absPassword = PASSWORD, targetTimeoutMs?: number): Promise<Setup> {
   const abs = await startFakeAudiobookshelf({
     users: [{ username: "root", password: PASSWORD, admin: true }],
     libraries: [{ id: "lib_books", name: "Audiobooks", folders: ["/audiobooks"] }],
@@ -54,7 +54,7 @@ async function start(absPassword = PASSWORD): Promise<Setup> {
     }),
   ];
   const clock = new ManualClock(Date.now());
-  const t = await startTestService({ TARGETS }, { clock });
+  const t = await startTestService({ TARGETS }, { clock, targetTimeoutMs });
   cleanups.push(() => t.stop());
   return { t, clock, abs, fileflows };
 }
@@ -110,5 +110,24 @@ describe("the audiobookshelf and fileflows targets through serve", () => {
     expect(abs?.error).toContain("refused the credential (401) when asked to log in; check TARGETS[0].USERNAME and TARGETS[0].PASSWORD");
     expect(s.abs.updates).toEqual([]);
     expect(s.t.logs()).not.toContain("wrong-password-123");
+  });
+
+  it("retries Audiobookshelf after it hung past the time-out, and delivers once it answers", async () => {
+    const s = await start(PASSWORD, 300);
+    await s.abs.setAvailability("hang");
+    expect((await postJson(s.t.base, { eventType: "Manual", filepath: "/books/Author/Book/01.m4b" })).status).toBe(202);
+    s.clock.advance(11 * 60_000);
+    await waitFor(() => (deliveriesOf(s.t, "/data/Books/Author/Book").abs?.attempts ?? 0) >= 1, 5_000, "the timed-out attempt");
+    expect(deliveriesOf(s.t, "/data/Books/Author/Book").abs?.error).toContain("did not answer within 300 ms");
+    await s.abs.setAvailability("up");
+    await waitFor(
+      () => {
+        s.clock.advance(60_000);
+        return s.abs.updates.length >= 1;
+      },
+      10_000,
+      "the retried Audiobookshelf delivery",
+    );
+    expect(s.abs.updates).toEqual([{ libraryId: "lib_books", path: "/audiobooks/Author/Book/01.m4b", type: "add" }]);
   });
 });
