@@ -4,7 +4,15 @@ import type { TargetConfig } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeAudiobookshelf, type FakeAudiobookshelf } from "../fakes/audiobookshelf.js";
 import { startFakeFileFlows, type FakeFileFlows } from "../fakes/fileflows.js";
-import { deliveriesOf, deliveriesSettled, postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
+import {
+  advanceUntil,
+  deliveriesOf,
+  deliveriesSettled,
+  postJson,
+  startTestService,
+  waitFor,
+  type TestService,
+} from "../helpers/service.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -87,14 +95,7 @@ describe("the audiobookshelf and fileflows targets through serve", () => {
     await waitFor(() => (deliveriesOf(s.t, "/data/Movies/Heat (1995)").fileflows?.attempts ?? 0) >= 1);
     expect(deliveriesOf(s.t, "/data/Movies/Heat (1995)").fileflows?.error).toContain("answered 503");
     await s.fileflows.setAvailability("up");
-    await waitFor(
-      () => {
-        s.clock.advance(60_000);
-        return s.fileflows.added.length >= 1;
-      },
-      10_000,
-      "the retried FileFlows delivery",
-    );
+    await advanceUntil(s.clock, () => s.fileflows.added.length >= 1, "the retried FileFlows delivery");
     expect(s.fileflows.added).toEqual([{ FlowUid: "flow-h265", Files: ["/media/movies/Heat (1995)/Heat.mkv"] }]);
     await deliveriesSettled(s.t);
     expect(deliveriesOf(s.t, "/data/Movies/Heat (1995)")).toMatchObject({ fileflows: { state: "done" }, abs: { state: "skipped" } });
@@ -120,14 +121,7 @@ describe("the audiobookshelf and fileflows targets through serve", () => {
     await waitFor(() => (deliveriesOf(s.t, "/data/Books/Author/Book").abs?.attempts ?? 0) >= 1, 5_000, "the timed-out attempt");
     expect(deliveriesOf(s.t, "/data/Books/Author/Book").abs?.error).toContain("did not answer within 300 ms");
     await s.abs.setAvailability("up");
-    await waitFor(
-      () => {
-        s.clock.advance(60_000);
-        return s.abs.updates.length >= 1;
-      },
-      10_000,
-      "the retried Audiobookshelf delivery",
-    );
+    await advanceUntil(s.clock, () => s.abs.updates.length >= 1, "the retried Audiobookshelf delivery");
     expect(s.abs.updates).toEqual([{ libraryId: "lib_books", path: "/audiobooks/Author/Book/01.m4b", type: "add" }]);
   });
 });
