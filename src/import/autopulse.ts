@@ -1,4 +1,5 @@
 import type { TriggerType } from "../config/types.js";
+import { TARGET_TYPES } from "../domain.js";
 import { emptyModel, sourceOf, type ImportModel, type ModelTarget, type Rule } from "./model.js";
 import { toPrefix } from "./prefix-rule.js";
 import { listAt, noteUnknownKeys, objectAt, readRules, stringAt, type JsonObject } from "./read-doc.js";
@@ -98,10 +99,20 @@ function readNotify(entry: JsonObject, where: string, rules: Rule[], model: Impo
   model.watches.push({ paths, mode: stringAt(entry.backend) === "polling" ? "poll" : "events", ignore: [] });
 }
 
+/** autopulse's target types scanarr has, and the keys each converts beside `type` and `rewrite`. */
+const TARGET_KEYS: Partial<Record<string, readonly string[]>> = {
+  plex: ["url", "token"],
+  jellyfin: ["url", "token"],
+  emby: ["url", "token"],
+  audiobookshelf: ["url", "token", "auth"],
+  fileflows: ["url"],
+};
+
 function readTarget(name: string, entry: JsonObject, model: ImportModel): void {
   const where = `targets.${name}`;
   const type = stringAt(entry.type) ?? "";
-  if (type !== "plex" && type !== "jellyfin" && type !== "emby") {
+  const keys = TARGET_KEYS[type];
+  if (keys === undefined || !isTargetType(type)) {
     return void model.notes.push(`${where}: target type ${JSON.stringify(type)} has no scanarr equivalent; not converted`);
   }
   const url = stringAt(entry.url);
@@ -109,9 +120,31 @@ function readTarget(name: string, entry: JsonObject, model: ImportModel): void {
   const target: ModelTarget = { type, name, url, rules: readDirectRules(entry.rewrite, `${where}.rewrite`, model.notes) };
   const token = stringAt(entry.token);
   if (token !== undefined) target.token = token;
+  if (type === "audiobookshelf" && !readLogin(objectAt(entry.auth), target, where, model.notes)) return;
   for (const key of Object.keys(entry))
-    if (!["type", "url", "token", "rewrite"].includes(key)) model.notes.push(`${where}.${key}: not converted`);
+    if (key !== "type" && key !== "rewrite" && !keys.includes(key)) model.notes.push(`${where}.${key}: not converted`);
   model.targets.push(target);
+}
+
+function isTargetType(type: string): type is ModelTarget["type"] {
+  return (TARGET_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * Audiobookshelf's `auth` (the user autopulse logs in as) becomes USERNAME
+ * and PASSWORD; false when the entry has no credential at all, which
+ * Audiobookshelf would refuse.
+ */
+function readLogin(auth: JsonObject, target: ModelTarget, where: string, notes: string[]): boolean {
+  const username = stringAt(auth.username);
+  const password = stringAt(auth.password);
+  if (target.token === undefined && auth.enabled !== false && username && password) {
+    target.username = username;
+    target.password = password;
+  }
+  if (target.token !== undefined || target.username !== undefined) return true;
+  notes.push(`${where}: no token and no auth username and password (Audiobookshelf answers nothing without one); not converted`);
+  return false;
 }
 
 /**

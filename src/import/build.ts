@@ -101,10 +101,9 @@ export async function buildConfig(model: ImportModel, options: BuildOptions): Pr
 /** A TARGETS entry in the shape of the multi-server issue (TYPE, NAME, URL, TOKEN or USERNAME/PASSWORD, PATH_MAPPINGS, ENABLED). */
 function targetEntry(target: ModelTarget, mappings: Record<string, string[]>): Record<string, unknown> {
   const entry: Record<string, unknown> = { TYPE: target.type, NAME: target.name, URL: target.url };
-  if (target.type === "autoscan") {
-    if (target.username !== undefined) entry.USERNAME = target.username;
-    if (target.password !== undefined) entry.PASSWORD = target.password;
-  } else entry.TOKEN = target.token ?? "";
+  if (target.type !== "autoscan") entry.TOKEN = target.token ?? "";
+  if (target.username !== undefined) entry.USERNAME = target.username;
+  if (target.password !== undefined) entry.PASSWORD = target.password;
   entry.PATH_MAPPINGS = mappings;
   entry.ENABLED = true;
   return entry;

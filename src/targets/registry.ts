@@ -1,6 +1,8 @@
 import type { TargetKindConfig, TargetKinds } from "../config/target-kind.js";
 import type { TargetType } from "../domain.js";
 import { arrConfig } from "./arr/config.js";
+import { audiobookshelfConfig } from "./audiobookshelf/config.js";
+import { createAudiobookshelfTarget } from "./audiobookshelf/audiobookshelf-target.js";
 import { autoscanConfig } from "./autoscan/config.js";
 import { createAutoscanTarget } from "./autoscan/autoscan-target.js";
 import { commandConfig } from "./command/config.js";
@@ -8,6 +10,8 @@ import { createCommandTarget } from "./command/command-target.js";
 import { embyConfig } from "./emby/config.js";
 import { createEmbyTarget } from "./emby/emby-target.js";
 import type { TargetFactory } from "./factory.js";
+import { fileflowsConfig } from "./fileflows/config.js";
+import { createFileFlowsTarget } from "./fileflows/fileflows-target.js";
 import { jellyfinConfig } from "./jellyfin/config.js";
 import { createJellyfinTarget } from "./jellyfin/jellyfin-target.js";
 import { plexConfig } from "./plex/config.js";
@@ -37,6 +41,8 @@ const TARGET_KINDS: Readonly<Record<TargetType, TargetKind>> = {
   sonarr: { create: createSonarrTarget, config: arrConfig },
   radarr: { create: createRadarrTarget, config: arrConfig },
   command: { create: createCommandTarget, config: commandConfig },
+  audiobookshelf: { create: createAudiobookshelfTarget, config: audiobookshelfConfig },
+  fileflows: { create: createFileFlowsTarget, config: fileflowsConfig },
 };
 
 function eachKind<T>(pick: (kind: TargetKind) => T): Readonly<Record<TargetType, T>> {

@@ -28,7 +28,7 @@ describe("TARGETS of TYPE tdarr, sonarr, radarr and command", () => {
     expect(problems).toEqual([
       'TARGETS[0].LIBRARY_ID: must be set for TYPE "tdarr" (the id of the Tdarr library to scan new files into)',
       'TARGETS[1].TOKEN: must be set for TYPE "sonarr" (the API key from Settings > General)',
-      'TARGETS[2].USERNAME: only TYPE "autoscan" uses USERNAME and PASSWORD; use TOKEN',
+      'TARGETS[2].USERNAME: only TYPEs "autoscan" and "audiobookshelf" use USERNAME and PASSWORD; use TOKEN',
       'TARGETS[2].LIBRARY_ID: only TYPE "tdarr" takes it',
       'TARGETS[3].URL: not used by TYPE "command" (it runs COMMAND)',
       'TARGETS[3].TOKEN: not used by TYPE "command" (it runs COMMAND)',

@@ -43,7 +43,7 @@ describe("TARGETS", () => {
     });
     expect(problems).toEqual(
       expect.arrayContaining([
-        'TARGETS[1].TYPE: must be one of "plex", "jellyfin", "emby", "autoscan", "tdarr", "sonarr", "radarr", "command", got the string "kodi"',
+        'TARGETS[1].TYPE: must be one of "plex", "jellyfin", "emby", "autoscan", "tdarr", "sonarr", "radarr", "command", "audiobookshelf", "fileflows", got the string "kodi"',
         "TARGETS[1].NAME: must not be empty",
         'TARGETS[1].URL: must be an http:// or https:// URL, got "jellyfin:8096"',
         "TARGETS[1].ENABLE: unknown key (did you mean TARGETS[1].ENABLED?)",
@@ -77,7 +77,7 @@ describe("TARGETS", () => {
       'TARGETS[2].USERNAME: must not contain ":"',
       "TARGETS[2].URL: must not contain a user name or password; use TARGETS[2].USERNAME and TARGETS[2].PASSWORD",
       'TARGETS[3].NAME: "plex" is already the name of the Plex target of the PLEX_* keys; names must be unique',
-      'TARGETS[3].USERNAME: only TYPE "autoscan" uses USERNAME and PASSWORD; use TOKEN',
+      'TARGETS[3].USERNAME: only TYPEs "autoscan" and "audiobookshelf" use USERNAME and PASSWORD; use TOKEN',
       "TARGETS[3].URL: must not contain a query string; put the credential in TARGETS[3].TOKEN",
     ]);
   });

@@ -216,3 +216,21 @@ export async function deliveriesSettled(t: Pick<TestService, "paths">, timeoutMs
   };
   await waitFor(() => inFlight() === 0, timeoutMs, "deliveries in flight to finish");
 }
+
+/** Each target's delivery of the scans of `folder` (Plex's path form), as the database records it. */
+export function deliveriesOf(
+  t: Pick<TestService, "paths">,
+  folder: string,
+): Record<string, { state: string; attempts: number; error: string | null }> {
+  const db = new Database(t.paths.database, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        "SELECT d.target, d.state, d.attempts, d.last_error AS error FROM scan_delivery d JOIN scan_queue q ON q.id = d.scan_id WHERE q.folder = ?",
+      )
+      .all(folder) as Array<{ target: string; state: string; attempts: number; error: string | null }>;
+    return Object.fromEntries(rows.map(({ target, ...rest }) => [target, rest]));
+  } finally {
+    db.close();
+  }
+}

@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { withTargetDefaults } from "../../src/config/defaults.js";
 import type { TargetConfig } from "../../src/config/types.js";
@@ -6,7 +5,7 @@ import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeArrTarget, type FakeArrTarget } from "../fakes/arr-target.js";
 import { startFakeTdarr, type FakeTdarr } from "../fakes/tdarr.js";
 import { createArgvRecorder, type ArgvRecorder } from "../helpers/argv-recorder.js";
-import { deliveriesSettled, postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
+import { deliveriesOf, deliveriesSettled, postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -85,21 +84,6 @@ async function settle(s: Setup, rounds = 1): Promise<void> {
   }
 }
 
-/** Each target's delivery of the scans of `folder` (Plex's path form), as recorded. */
-function deliveriesOf(s: Setup, folder: string): Record<string, { state: string; attempts: number; error: string | null }> {
-  const db = new Database(s.t.paths.database, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db
-      .prepare(
-        "SELECT d.target, d.state, d.attempts, d.last_error AS error FROM scan_delivery d JOIN scan_queue q ON q.id = d.scan_id WHERE q.folder = ?",
-      )
-      .all(folder) as Array<{ target: string; state: string; attempts: number; error: string | null }>;
-    return Object.fromEntries(rows.map(({ target, ...rest }) => [target, rest]));
-  } finally {
-    db.close();
-  }
-}
-
 describe("the tdarr, sonarr, radarr and command targets through serve", () => {
   it("after a Tdarr remux: Tdarr looks at the file, Sonarr rescans the series, the command gets folder and file", async () => {
     const s = await start();
@@ -113,7 +97,7 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     expect(s.sonarr.commands).toEqual([{ name: "RescanSeries", seriesId: 3 }]);
     expect(s.recorder.runs()).toEqual([["--folder", "/data/TV/Severance/Season 1", "/data/TV/Severance/Season 1/Severance - S01E01.mkv"]]);
     expect(s.t.plex.refreshes.map((r) => r.path)).toEqual(["/data/TV/Severance/Season 1"]);
-    const states = deliveriesOf(s, "/data/TV/Severance/Season 1");
+    const states = deliveriesOf(s.t, "/data/TV/Severance/Season 1");
     expect(states).toMatchObject({
       tdarr: { state: "done" },
       sonarr: { state: "done" },
@@ -158,7 +142,7 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     expect(s.sonarr.commands).toEqual([{ name: "RescanSeries", seriesId: 7 }]);
     expect(s.radarr.commands).toEqual([{ name: "RescanMovie", movieId: 12 }]);
     expect(s.sonarr.itemListFetches).toBe(1);
-    expect(deliveriesOf(s, "/data/TV/Gone Show/Season 1").sonarr).toEqual({
+    expect(deliveriesOf(s.t, "/data/TV/Gone Show/Season 1").sonarr).toEqual({
       state: "skipped",
       attempts: 1,
       error: "no series of Sonarr holds /tv/Gone Show/Season 1; nothing to rescan",
@@ -183,8 +167,8 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     const s = await start({ recorder: createArgvRecorder({ exitCode: 2, stderr: "cannot reach the TV" }) });
     expect((await postJson(s.t.base, { eventType: "Manual", filepath: "/tv/Andor/Season 1/" })).status).toBe(202);
     await settle(s);
-    await waitFor(() => deliveriesOf(s, "/data/TV/Andor/Season 1").script?.state === "failed");
-    expect(deliveriesOf(s, "/data/TV/Andor/Season 1").script?.error).toContain("exited with code 2; stderr: cannot reach the TV");
+    await waitFor(() => deliveriesOf(s.t, "/data/TV/Andor/Season 1").script?.state === "failed");
+    expect(deliveriesOf(s.t, "/data/TV/Andor/Season 1").script?.error).toContain("exited with code 2; stderr: cannot reach the TV");
     expect(s.recorder.runs()).toEqual([["--folder", "/data/TV/Andor/Season 1"]]);
   });
 
@@ -194,12 +178,12 @@ describe("the tdarr, sonarr, radarr and command targets through serve", () => {
     s.clock.advance(11 * 60_000);
     // The time limit runs on the service's clock: move it on until the run is stopped and recorded.
     const end = Date.now() + 15_000;
-    while ((deliveriesOf(s, "/data/TV/Andor/Season 1").script?.attempts ?? 0) < 1) {
+    while ((deliveriesOf(s.t, "/data/TV/Andor/Season 1").script?.attempts ?? 0) < 1) {
       if (Date.now() > end) throw new Error("timed out waiting for the stopped run to be recorded");
       s.clock.advance(2_000);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const script = deliveriesOf(s, "/data/TV/Andor/Season 1").script;
+    const script = deliveriesOf(s.t, "/data/TV/Andor/Season 1").script;
     expect(script?.state).not.toMatch(/^(failed|skipped|done)$/);
     expect(script?.error).toContain("stopped after 1 s (TARGETS[3].TIMEOUT)");
   });
