@@ -32,6 +32,11 @@ export async function run(_options: unknown, ctx: CommandContext): Promise<numbe
     { manualScans: config.SERVER_ALLOW_MANUAL_SCAN, method: config.PLEX_SCAN_METHOD },
     `webhook and manual scan URL: ${manual} (the pass is masked; see SERVER_PASS in ${ctx.paths.configFile})`,
   );
+  const fromEnv = ctx.configSources?.settings ?? [];
+  if (fromEnv.length > 0) {
+    const keys = fromEnv.map((s) => `${s.path} (${s.variable})`);
+    logger.info({ fromEnv: keys }, `config from the environment, over the file: ${keys.join(", ")}`);
+  }
   const unmet = ctx.unmet ?? [];
   if (unmet.length > 0) {
     logger.warn(
