@@ -1,4 +1,4 @@
-import { type ConfigSources, isWithin } from "../config/env-overlay.js";
+import { type ConfigSources, isWithin } from "../config/env-sources.js";
 import { maskConfig } from "../config/mask.js";
 import type { Config } from "../config/types.js";
 import type { CommandContext } from "./context.js";

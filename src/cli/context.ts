@@ -1,4 +1,4 @@
-import type { ConfigSources } from "../config/env-overlay.js";
+import type { ConfigSources } from "../config/env-sources.js";
 import type { Config } from "../config/types.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";

@@ -1,4 +1,4 @@
-import type { EnvSetting } from "../config/env-overlay.js";
+import type { EnvSetting } from "../config/env-sources.js";
 import type { Config } from "../config/types.js";
 import type { TargetRuntime } from "../domain.js";
 import type { InstallPaths } from "../lib/install-paths.js";
