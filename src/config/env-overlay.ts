@@ -23,7 +23,8 @@ export const ENV_PREFIX = "SCANARR_";
 
 /**
  * SCANARR_ variables that are not config keys: the program's own, the ones
- * hooks get (a hook may run scanarr again), and the test helpers'.
+ * hooks get (a hook may run scanarr again), and the tests' and benchmarks'
+ * (their child processes inherit them).
  * docs/configuration.md lists them.
  */
 export const RESERVED_VARIABLES: ReadonlySet<string> = new Set(
@@ -32,7 +33,7 @@ export const RESERVED_VARIABLES: ReadonlySet<string> = new Set(
     "DEBUG",
     ...["HOOK", "FOLDER", "SOURCE", "EVENT", "TARGET", "SECTION", "SECTION_TITLE", "ANALYZED_ITEMS", "RESULT", "TRASH", "ERROR", "JSON"],
     ...["FILES", "DELETED_FILES", "MISSING_FILES"].flatMap((list) => [list, `${list}_COUNT`]),
-    ...["RECORD_IMPORTS", "CHROMIUM", "SHARED_FIXTURES"],
+    ...["RECORD_IMPORTS", "CHROMIUM", "SHARED_FIXTURES", "FLAP_SECONDS", "BENCH_ROOT", "BENCH_LOOP_FILE"],
   ].map((name) => `${ENV_PREFIX}${name}`),
 );
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -251,5 +251,23 @@ describe("parseConfigText with an environment", () => {
     const loaded = parseConfigText("{}", TARGET_CONFIGS, "config.json", ["server"], env);
     expect(loaded.config.SERVER_PASS).toBe("abcdefgh-from-env");
     expect(loaded.unmet).toEqual([]);
+  });
+});
+
+describe("the SCANARR_ names the code and its tests use", () => {
+  it("are each a config key or set aside as not one, so no child process of theirs fails to load its config", () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    // The overlay's own files and tests name wrong variables on purpose.
+    const own = /^(src\/config\/env-|src\/cli\/config-show\.ts$|test\/config\/env-overlay\.test\.ts$|test\/cli\/config-env\.test\.ts$)/;
+    const files = ["src", "bench", "test", "contrib", ".ci", "bin"]
+      .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()))
+      .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+      .filter((file) => !own.test(file) && /\.(ts|mjs|js|sh|yml|json)$|Dockerfile$|\/run$/.test(file));
+    const names = new Set(
+      files.flatMap((file) => readFileSync(path.join(root, file), "utf8").match(/\bSCANARR_[A-Z0-9_]*[A-Z0-9]\b/g) ?? []),
+    );
+    expect(names.size).toBeGreaterThan(10);
+    const refused = [...names].filter((name) => overlay({ [name]: "1" }).problems.some((p) => p.includes("names no config key")));
+    expect(refused).toEqual([]);
   });
 });
