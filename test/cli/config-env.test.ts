@@ -78,6 +78,13 @@ describe("configuration from the environment, through the real CLI", () => {
     expect(result.stderr).not.toContain(SECRET);
   });
 
+  it("applies the variables also where a command runs on the defaults for want of a file", async () => {
+    const dir = tempDir("scanarr-env-nofile-");
+    const result = await runCli(["--install-dir", dir, "status", "/tv/Show"], { SCANARR_SERVER_PROT: "4011" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("SCANARR_SERVER_PROT: names no config key (did you mean SCANARR_SERVER_PORT?)");
+  });
+
   it("doctor lists the keys the environment set, and no secret", async () => {
     const { dir, secretFile } = install({ SERVER_PASS: PASS, PLEX_LOCAL_URL: "http://127.0.0.1:9" });
     const result = await runCli(["--install-dir", dir, "doctor"], { SCANARR_PLEX_TOKEN_FILE: secretFile, SCANARR_SERVER_PORT: "0" });
