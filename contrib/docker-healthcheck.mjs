@@ -1,5 +1,5 @@
 // HEALTHCHECK of the container image: exit 0 when scanarr's /health answers 200, 1 otherwise.
-// The port comes from the config, so changing SERVER_PORT does not break the check.
+// The port comes from the config (or SCANARR_SERVER_PORT), so changing SERVER_PORT does not break the check.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -11,6 +11,9 @@ try {
 } catch {
   // No config yet or unreadable: the default port.
 }
+// SCANARR_SERVER_PORT sets the port over the file (docs/configuration.md, "From the environment").
+const fromEnv = Number(process.env.SCANARR_SERVER_PORT?.trim() || Number.NaN);
+if (Number.isInteger(fromEnv) && fromEnv > 0) port = fromEnv;
 try {
   const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(4000) });
   const body = await response.json().catch(() => ({}));

@@ -1,6 +1,6 @@
 import { defaultConfig } from "../config/defaults.js";
 import { secretLogPaths } from "../config/secrets.js";
-import { ConfigError, ConfigMissingError, loadConfig, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
+import { ConfigError, ConfigMissingError, loadConfig, parseConfigText, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
 import { nextStepCommand } from "./command-line.js";
 import { resolveInstallPaths } from "../lib/install-paths.js";
 import { TARGET_CONFIGS } from "../targets/registry.js";
@@ -47,7 +47,7 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
   const color = shouldUseColor(globals.color, io.env, io.stdout);
   const errColor = shouldUseColor(globals.color, io.env, io.stderr);
   const c = paint(errColor);
-  const loaded = await load(paths.configFile, globals.config !== undefined, use);
+  const loaded = await load(paths.configFile, globals.config !== undefined, use, io.env);
   if (loaded.created) {
     writeLine(
       io.stderr,
@@ -81,21 +81,25 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
     env: io.env,
     signal: io.signal,
     unmet: loaded.unmet,
+    configSources: loaded.sources,
     cwd: io.cwd,
     script: io.script,
   };
 }
 
-async function load(file: string, explicit: boolean, use: ConfigUse): Promise<LoadedConfig> {
-  const defaults: LoadedConfig = { config: defaultConfig(""), file, created: false, warnings: [], unmet: [] };
-  if (use.file === "none") return defaults;
+async function load(file: string, explicit: boolean, use: ConfigUse, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
+  const require = use.require ?? [];
+  if (use.file === "none") {
+    return { config: defaultConfig(""), file, created: false, warnings: [], unmet: [], sources: { settings: [], leaves: {} } };
+  }
   try {
     // Only the default path is ever created: a --config typo must not become a fresh config.
-    return await loadConfig(file, TARGET_CONFIGS, { create: use.file === "create" && !explicit, require: use.require ?? [] });
+    return await loadConfig(file, TARGET_CONFIGS, { create: use.file === "create" && !explicit, require, env });
   } catch (error) {
     if (!(error instanceof ConfigMissingError)) throw error;
     if (explicit) throw new ConfigMissingError(file, "check the path given with --config (or run `scanarr --config <file> init`)");
-    if (use.file === "optional") return defaults;
+    // No file: the defaults, with the environment's values over them.
+    if (use.file === "optional") return parseConfigText("{}", TARGET_CONFIGS, file, require, env);
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import type { ConfigSources } from "../config/env-sources.js";
 import type { Config } from "../config/types.js";
 import type { InstallPaths } from "../lib/install-paths.js";
 import type { Logger } from "../lib/logger.js";
@@ -18,6 +19,8 @@ export interface CommandContext {
   stdin: NodeJS.ReadableStream;
   /** Config problems this command did not need solved (a missing SERVER_PASS, an empty PLEX_TOKEN); doctor reports them. */
   unmet?: string[];
+  /** Which values the config file and the SCANARR_ variables set; absent where the config was built in code. */
+  configSources?: ConfigSources;
   /** The directory scanarr was started in, for hints that repeat the command. */
   cwd?: string;
   /** The script node ran (process.argv[1]), for hints that name the program (scanarrProgram). */

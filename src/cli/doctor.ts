@@ -17,6 +17,7 @@ export async function run(options: DoctorOptions, ctx: CommandContext): Promise<
     paths: ctx.paths,
     env: ctx.env,
     unmet: ctx.unmet ?? [],
+    fromEnv: ctx.configSources?.settings ?? [],
     targets,
     libraries: memoLibraries(targets),
   });

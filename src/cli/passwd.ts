@@ -20,8 +20,16 @@ export interface PasswdOptions {
  */
 export async function run(options: PasswdOptions, ctx: CommandContext): Promise<number> {
   const file = ctx.paths.configFile;
+  const fromEnv = (key: string) => ctx.configSources?.settings.find((setting) => setting.path === key)?.variable;
+  const write = async (values: Record<string, string>) => {
+    await save(file, values);
+    for (const key of Object.keys(values)) {
+      const variable = fromEnv(key);
+      if (variable) ctx.stderr.write(`note: ${variable} sets ${key} over the file; unset it for the file's value to count\n`);
+    }
+  };
   if (options.clear) {
-    await save(file, { SERVER_USERNAME: "", SERVER_PASSWORD_HASH: "" });
+    await write({ SERVER_USERNAME: "", SERVER_PASSWORD_HASH: "" });
     ctx.stdout.write(`Login removed from ${file}; restart scanarr serve to apply it.\n`);
     return 0;
   }
@@ -37,7 +45,13 @@ export async function run(options: PasswdOptions, ctx: CommandContext): Promise<
     return error.reason === "interrupt" ? 130 : 1;
   }
   if (password === "") throw new UserError("the password is empty; nothing changed", 2);
-  await save(file, { SERVER_USERNAME: username, SERVER_PASSWORD_HASH: await hashPassword(password) });
+  const hash = await hashPassword(password);
+  // A username the environment gives stays there: only what was typed is written into the file.
+  await write(
+    options.username === undefined && fromEnv("SERVER_USERNAME")
+      ? { SERVER_PASSWORD_HASH: hash }
+      : { SERVER_USERNAME: username, SERVER_PASSWORD_HASH: hash },
+  );
   ctx.stdout.write(`Login for ${username} saved in ${file} (argon2id hash); restart scanarr serve to use it.\n`);
   return 0;
 }

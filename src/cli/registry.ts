@@ -284,7 +284,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "show",
     group: "config",
-    description: "print the effective config with secrets masked",
+    description: "print the effective config (file and SCANARR_ variables) with secrets masked and where each value came from",
     configure: (c) => c.addOption(new Option("--json", "print JSON for scripts")),
     config: { file: "required" },
     run: lazy(

@@ -24,14 +24,20 @@ export async function run(_options: unknown, ctx: CommandContext): Promise<numbe
   }
   const shownHost = service.host === "0.0.0.0" || service.host === "::" ? hostname() : service.host;
   const manual = `http://${shownHost}:${service.port}/${maskSecret(config.SERVER_PASS)}`;
+  const fromEnv = ctx.configSources?.settings ?? [];
+  const passFrom = fromEnv.find((s) => s.path === "SERVER_PASS")?.variable ?? `SERVER_PASS in ${ctx.paths.configFile}`;
   logger.info(
     { address: `${service.host}:${service.port}`, port: service.port, data: ctx.paths.database },
     `listening on http://${service.host}:${service.port}`,
   );
   logger.info(
     { manualScans: config.SERVER_ALLOW_MANUAL_SCAN, method: config.PLEX_SCAN_METHOD },
-    `webhook and manual scan URL: ${manual} (the pass is masked; see SERVER_PASS in ${ctx.paths.configFile})`,
+    `webhook and manual scan URL: ${manual} (the pass is masked; see ${passFrom})`,
   );
+  if (fromEnv.length > 0) {
+    const keys = fromEnv.map((s) => `${s.path} (${s.variable})`);
+    logger.info({ fromEnv: keys }, `config from the environment, over the file: ${keys.join(", ")}`);
+  }
   const unmet = ctx.unmet ?? [];
   if (unmet.length > 0) {
     logger.warn(

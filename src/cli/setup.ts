@@ -74,7 +74,9 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
   if (!result.config) return 0;
   say();
   say("Checking the set-up (scanarr doctor):");
-  const doctor = await runDoctor({}, { ...ctx, config: result.config, unmet: [] });
+  // What serve will run: the file as written, with the SCANARR_ variables over it.
+  const effective = parseConfigText(await readFile(file, "utf8"), TARGET_CONFIGS, file, [], ctx.env);
+  const doctor = await runDoctor({}, { ...ctx, config: effective.config, unmet: [], configSources: effective.sources });
   const scanarr = nextStepCommand(ctx);
   say();
   say(`Next: ${scanarr} serve        (as a service: docs/running.md)`);

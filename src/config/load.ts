@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { writeFileAtomic } from "../lib/atomic-write.js";
 import { defaultConfig, generateServerPass, withTargetDefaults } from "./defaults.js";
+import { overlayEnv } from "./env-overlay.js";
+import { type ConfigSources, withVariable } from "./env-sources.js";
+import { envShapeOf } from "./env-shape.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
 import { checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
@@ -19,6 +23,8 @@ export interface LoadedConfig {
   warnings: string[];
   /** Problems of requirements the caller did not ask to enforce (see LoadOptions.require). */
   unmet: string[];
+  /** Which values the file and the environment set (the rest are defaults). */
+  sources: ConfigSources;
 }
 
 export interface LoadOptions {
@@ -27,7 +33,11 @@ export interface LoadOptions {
   create?: boolean;
   /** What the command needs beyond a well-formed file; every requirement by default. */
   require?: readonly ConfigRequirement[];
+  /** The environment whose SCANARR_ variables are laid over the file (docs/configuration.md); none when absent. */
+  env?: ConfigEnv;
 }
+
+export type ConfigEnv = Readonly<Record<string, string | undefined>>;
 
 /** Every problem found in a config file, reported at once (exit code 2), with the warnings found beside them. */
 export class ConfigError extends Error {
@@ -69,10 +79,10 @@ export async function loadConfig(file: string, kinds: TargetKinds, options: Load
   });
   if (text === undefined) {
     if (!options.create) throw new ConfigMissingError(file, "run `scanarr init` to write a starting config, or check the path");
-    const created = await writeStarterConfig(file, (options.generatePass ?? generateServerPass)(), kinds);
+    const created = await writeStarterConfig(file, (options.generatePass ?? generateServerPass)(), kinds, options.env);
     return { ...created, created: true };
   }
-  const loaded = parseConfigText(text, kinds, file, options.require);
+  const loaded = parseConfigText(text, kinds, file, options.require, options.env);
   const mode = (await stat(file)).mode & 0o077;
   if (mode !== 0) loaded.warnings.push(`${file} can be read by other users and holds secrets; run: chmod 600 '${file}'`);
   return loaded;
@@ -82,9 +92,9 @@ export async function loadConfig(file: string, kinds: TargetKinds, options: Load
  * Writes the starting config (mode 0600: it holds SERVER_PASS) and returns it
  * loaded. It needs the user's PLEX_TOKEN, so requirements are not enforced.
  */
-export async function writeStarterConfig(file: string, pass: string, kinds: TargetKinds): Promise<LoadedConfig> {
+export async function writeStarterConfig(file: string, pass: string, kinds: TargetKinds, env: ConfigEnv = {}): Promise<LoadedConfig> {
   const text = starterConfigText(pass);
-  const loaded = parseConfigText(text, kinds, file, []);
+  const loaded = parseConfigText(text, kinds, file, [], env);
   await writeFileAtomic(file, text, { mode: 0o600, forceMode: true });
   return loaded;
 }
@@ -94,12 +104,15 @@ export async function writeStarterConfig(file: string, pass: string, kinds: Targ
  * requirements in `require` are enforced; the others come back in `unmet`.
  * `kinds` are the target types' own fields and rules (targets/registry.ts
  * TARGET_CONFIGS, given by the caller: config/ does not import targets/).
+ * The SCANARR_ variables of `env` are laid over the file; they are never
+ * written into it.
  */
 export function parseConfigText(
   text: string,
   kinds: TargetKinds,
   file = "config.json",
   require: readonly ConfigRequirement[] = ["server"],
+  env: ConfigEnv = {},
 ): LoadedConfig {
   let raw: unknown;
   try {
@@ -110,8 +123,11 @@ export function parseConfigText(
   }
   const report: ValidationReport = { problems: [], warnings: [] };
   if (!isPlainObject(raw)) throw new ConfigError(file, ["the top level must be a JSON object"]);
-  const normalized = normalizeRaw(raw, report);
-  validateValue(configSchema(kinds), normalized, "", report);
+  const schema = configSchema(kinds);
+  const overlay = overlayEnv(normalizeRaw(raw, report), env, envShapeOf(schema), (name) => readFileSync(name, "utf8"));
+  const normalized = overlay.config;
+  report.problems.push(...overlay.problems);
+  validateValue(schema, normalized, "", report);
   // Keys with a problem fall back to their defaults, so the rules and requirements are still checked for the rest.
   const broken = new Set(report.problems.map(topKeyOf));
   const usable = Object.fromEntries(Object.entries(normalized).filter(([key]) => !broken.has(key)));
@@ -123,8 +139,9 @@ export function parseConfigText(
     (require.includes(requirement) ? later : unmet).push(...problems);
   }
   report.problems.push(...later.filter((problem) => !broken.has(topKeyOf(problem))));
-  if (report.problems.length > 0) throw new ConfigError(file, report.problems, undefined, report.warnings);
-  return { config, file, created: false, warnings: report.warnings, unmet };
+  const named = (problems: string[]) => problems.map((problem) => withVariable(problem, overlay.sources.settings));
+  if (report.problems.length > 0) throw new ConfigError(file, named(report.problems), undefined, report.warnings);
+  return { config, file, created: false, warnings: report.warnings, unmet: named(unmet), sources: overlay.sources };
 }
 
 /** The top-level key a problem is about (`TARGETS` for `TARGETS[0].NAME: …`). */

@@ -1,3 +1,4 @@
+import type { EnvSetting } from "../config/env-sources.js";
 import type { Config } from "../config/types.js";
 import type { TargetRuntime } from "../domain.js";
 import type { InstallPaths } from "../lib/install-paths.js";
@@ -25,6 +26,8 @@ export interface DoctorContext {
   env?: NodeJS.ProcessEnv;
   /** Config problems the loader did not enforce for this command (an empty PLEX_TOKEN, a missing SERVER_PASS). */
   unmet: readonly string[];
+  /** The keys SCANARR_ variables set, over the file; none when absent. */
+  fromEnv?: readonly EnvSetting[];
   targets: readonly DoctorTarget[];
   /** Bound of each look at a path or at rclone's remote control (default 5 s for paths, 10 s for rclone). */
   probeTimeoutMs?: number;
