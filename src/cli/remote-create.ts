@@ -17,6 +17,7 @@ import { createNonInteractivePrompt, PromptInterruptedError, type Prompt } from 
 import { runRemoteWizard } from "../rclone/wizard/run-wizard.js";
 import type { CommandContext } from "./context.js";
 import { snapshotRemotes, watchHint } from "./remote-watch-hint.js";
+import { withoutConfigVariables } from "../config/env-overlay.js";
 
 export interface RemoteCreateOptions {
   /** The positional [name]. */
@@ -123,7 +124,7 @@ async function openConf(file: string, prompt: Prompt | undefined, ctx: CommandCo
 function buildContext(options: RemoteCreateOptions, ctx: CommandContext, loaded: LoadedConf, prompt: Prompt): Context {
   const interactive = !options.nonInteractive;
   const apiUrl = ctx.config.CLOUD.API_URL;
-  const env = { ...ctx.env, RCLONE_CONFIG_DIR: path.dirname(loaded.file) };
+  const env = { ...withoutConfigVariables(ctx.env), RCLONE_CONFIG_DIR: path.dirname(loaded.file) };
   const home = ctx.env.HOME ?? os.homedir();
   return {
     prompt,

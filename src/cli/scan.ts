@@ -9,6 +9,7 @@ import { DEFAULT_SCANNER_TIMEOUT_MS } from "../targets/plex-scanner/scanner-targ
 import type { CommandContext } from "./context.js";
 import { paint, writeLine } from "./output.js";
 import { messageOf } from "../lib/errors.js";
+import { withoutConfigVariables } from "../config/env-overlay.js";
 
 export interface ScanOptions {
   directory?: string;
@@ -42,7 +43,7 @@ export async function run(options: ScanOptions, ctx: CommandContext): Promise<nu
   const title = target.title === undefined ? "" : ` (${target.title})`;
   writeLine(ctx.stderr, `scanning ${folder} in section ${target.id}${title} ${describeMode(settings.mode)}`);
   const result = await runScanner(command, {
-    env: ctx.env,
+    env: withoutConfigVariables(ctx.env),
     timeoutMs,
     stdout: ctx.stdout,
     stderr: ctx.stderr,

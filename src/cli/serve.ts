@@ -5,13 +5,14 @@ import { maskSecret } from "../lib/mask.js";
 import { startService } from "../serve/service.js";
 import { nextStepCommand } from "./command-line.js";
 import type { CommandContext } from "./context.js";
+import { withoutConfigVariables } from "../config/env-overlay.js";
 
 /** `scanarr serve`: runs until SIGINT/SIGTERM, then shuts down cleanly and exits 0. */
 export async function run(_options: unknown, ctx: CommandContext): Promise<number> {
   const { config, logger } = ctx;
   let service: Awaited<ReturnType<typeof startService>>;
   try {
-    service = await startService({ config, paths: ctx.paths, logger, clock: systemClock, env: ctx.env });
+    service = await startService({ config, paths: ctx.paths, logger, clock: systemClock, env: withoutConfigVariables(ctx.env) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE")

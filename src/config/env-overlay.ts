@@ -37,6 +37,16 @@ export const RESERVED_VARIABLES: ReadonlySet<string> = new Set(
   ].map((name) => `${ENV_PREFIX}${name}`),
 );
 
+/**
+ * `env` without the variables that set config keys (`SCANARR_<KEY>` and
+ * `SCANARR_<KEY>_FILE`): what child processes (hooks, the command target,
+ * the Plex Media Scanner) inherit, so a secret given in the environment
+ * reaches no program but scanarr. The reserved names stay.
+ */
+export function withoutConfigVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith(ENV_PREFIX) || RESERVED_VARIABLES.has(name)));
+}
+
 export interface EnvOverlay {
   config: Record<string, unknown>;
   sources: ConfigSources;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { hashPassword, verifyPassword } from "../../src/auth/password-hash.js";
 import { startFakePlex } from "../fakes/plex.js";
 import { spawnServe, type ChildServe, writeServeConfig } from "../helpers/child-serve.js";
+import { TEST_PASS } from "../helpers/service.js";
 import { runCli, tempDir } from "../helpers/cli.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -142,5 +143,32 @@ describe("serve with its port from the environment", () => {
     );
     expect(serve.output()).not.toContain(SECRET);
     expect(readFileSync(path.join(dir, "config", "config.json"), "utf8")).not.toContain(SECRET);
+  });
+
+  it("passes no SCANARR_ config variable to the programs serve runs, so a secret set there reaches none", async () => {
+    const plex = await startFakePlex({ token: SECRET });
+    onTestFinished(() => plex.close());
+    const dir = tempDir("scanarr-env-child-");
+    const dump = path.join(dir, "command-env.json");
+    const program = path.join(dir, "dump-env.mjs");
+    writeFileSync(program, 'import { writeFileSync } from "node:fs";\nwriteFileSync(process.argv[2], JSON.stringify(process.env));\n');
+    writeServeConfig(
+      dir,
+      { url: plex.url, token: "" },
+      { SERVER_SCAN_DELAY: 0, TARGETS: [{ TYPE: "command", NAME: "dump", COMMAND: [process.execPath, program, dump] }] as never },
+    );
+    serve = await spawnServe(dir, 30_000, {
+      env: { SCANARR_PLEX_TOKEN: SECRET, SCANARR_SERVER_PASS: TEST_PASS, SCANARR_SERVER_ALLOW_MANUAL_SCAN: "true" },
+    });
+    const answer = await fetch(`http://127.0.0.1:${serve.port}/${TEST_PASS}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ eventType: "Manual", filepath: "/data/TV/Show/Season 1/Show - S01E01.mkv" }),
+    });
+    expect(answer.status, await answer.text()).toBe(202);
+    await expect.poll(() => existsSync(dump), { timeout: 20_000 }).toBe(true);
+    const env = JSON.parse(readFileSync(dump, "utf8")) as Record<string, string>;
+    expect(Object.keys(env).filter((name) => name.startsWith("SCANARR_"))).toEqual([]);
+    expect(JSON.stringify(env)).not.toContain(SECRET);
   });
 });

@@ -77,7 +77,7 @@ function schemaPaths(spec: Spec, prefix: string[] = [], out = new Set<string>())
  * ignores, come from the schema itself).
  */
 const NOT_CONFIG = [
-  /^SCANARR_[A-Z0-9_]+$/, // environment: the service's and the hooks'
+  /^SCANARR_[A-Z0-9_]*$/, // environment: the service's, the hooks' and `SCANARR_<KEY>` (a config key from the environment)
   /^(NODE_ENV|NODE_OPTIONS|NO_COLOR|LD_LIBRARY_PATH|PLEX_TV_URL|XDG_[A-Z_]+)$/, // environment of the process (PLEX_TV_URL: `scanarr setup`'s plex.tv)
   /^(RCLONE|PLEX_MEDIA_SERVER|PLEX_AUTOSCAN|AUTOSCAN|AUTOPULSE)_[A-Z0-9_]+$/, // rclone's, Plex's and other scanners' own names
   /^(SQLITE_[A-Z_]+|PATH_MAX)$/, // SQLite's and Linux's constants
