@@ -48,14 +48,14 @@ const episodeOf = (n: number): Episode => ({
 });
 
 /** The bare node:http server (reads the body, answers 202) in a child process. */
-async function startBare(): Promise<{ url: string; pid: number }> {
+export async function startBare(): Promise<{ url: string; pid: number; stop(): void }> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "bare-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
   onCleanup(() => void child.kill("SIGKILL"));
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once("data", (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { port: number }).port));
     child.once("exit", (code) => reject(new Error(`the bare server exited ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}/`, pid: child.pid ?? 0 };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid ?? 0, stop: () => void child.kill("SIGKILL") };
 }
 
 async function startServe(

@@ -8,6 +8,8 @@ export interface WrkResult {
   seconds: number;
   /** Answers wrk counted as errors: non-2xx/3xx, connect, read, write, timeout. */
   errors: number;
+  /** Of those, the answers outside 2xx/3xx, when the script reports them (`status` in its line). */
+  non2xx?: number;
   perSec: number;
   p50: number;
   p99: number;
@@ -31,7 +33,8 @@ export function ensureWrk(): string {
   return "/usr/bin/wrk";
 }
 
-const luaString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+/** A Lua string literal holding `s`. */
+export const luaString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 
 /**
  * A wrk Lua script posting `count` distinct Sonarr Download bodies in turn
@@ -83,12 +86,21 @@ export function runWrk(
     child.once("exit", (code) => {
       const line = /WRK-RESULT (\{.*\})/.exec(out)?.[1];
       if (code !== 0 || !line) return reject(new Error(`wrk exited ${code}:\n${out}`));
-      const r = JSON.parse(line) as { requests: number; us: number; errors: number; p50: number; p99: number; max: number };
+      const r = JSON.parse(line) as {
+        requests: number;
+        us: number;
+        errors: number;
+        status?: number;
+        p50: number;
+        p99: number;
+        max: number;
+      };
       const seconds = r.us / 1e6;
       resolve({
         requests: r.requests,
         seconds,
         errors: r.errors,
+        non2xx: r.status,
         perSec: (r.requests - r.errors) / seconds,
         p50: r.p50,
         p99: r.p99,
