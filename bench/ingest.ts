@@ -40,7 +40,7 @@ import { runWrkMode } from "./lib/ingest-wrk.js";
 import { formatRow, runLoad, SUMMARY_HEADER, type CaseRun, type LoadSummary } from "./lib/load.js";
 import { readCpuSeconds, readRssBytes } from "./lib/proc.js";
 import { logSize, startServeChild, type ServeChild } from "./lib/serve-child.js";
-import { describeLayout, episodeAt, sonarrDownloadBody, type FileLayout } from "./lib/sonarr-payload.js";
+import { describeLayout, episodeAt, sonarrDownloadBody, type FileLayout, WRK_LAYOUTS } from "./lib/sonarr-payload.js";
 
 const args = process.argv.slice(2);
 const profIndex = args.indexOf("--cpu-prof");
@@ -62,8 +62,7 @@ if (wrkMode) {
   const traceGc = flag("--trace-gc");
   const baseRoot = optionValue("--base");
   const baseFlags = optionValue("--base-flags")?.split(" ").filter(Boolean);
-  const layout: FileLayout =
-    optionValue("--folders") === "new" ? { folders: "new", seasons: 10 } : { folders: "open", series: 100, seasons: 2 };
+  const layout: FileLayout = optionValue("--folders") === "new" ? WRK_LAYOUTS.new : WRK_LAYOUTS.open;
   const [wrkSeconds = 8, wrkConnections = 64] = args.map(Number);
   try {
     await runWrkMode({

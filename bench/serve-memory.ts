@@ -25,7 +25,7 @@ import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
 import { runLoad } from "./lib/load.js";
 import { readRssBytes } from "./lib/proc.js";
-import { logSize, repoRoot, startServeChild } from "./lib/serve-child.js";
+import { buildDist, logSize, repoRoot, startServeChild } from "./lib/serve-child.js";
 import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
 
 const args = process.argv.slice(2);
@@ -111,7 +111,7 @@ async function measureIdle(): Promise<void> {
         ["after", repoRoot],
       ]
     : [["", repoRoot]];
-  for (const [, root] of roots) build(root);
+  for (const [, root] of roots) buildDist(root);
   const cases: Array<[string, () => Promise<number>]> = [["bare node", () => idleRss(["-e", "setInterval(() => {}, 1000)"])]];
   for (const set of FEATURE_SETS) {
     for (const [label, root] of roots) cases.push([`${set.name}${label ? ` | ${label}` : ""}`, () => idleServe(root, set)]);
@@ -127,11 +127,6 @@ async function measureIdle(): Promise<void> {
   for (const [name, values] of figures) {
     console.log(`  ${name.padEnd(36)} ${mb(median(values))}   (runs: ${values.map(mb).join(", ")})`);
   }
-}
-
-/** Compiles `root`'s dist/ as a user's install has it. */
-function build(root: string): void {
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root });
 }
 
 /** The built `serve` of `root` on a fresh install with the feature set on. */

@@ -58,7 +58,7 @@ interface Run extends WrkResult {
 const BARE = "bare node:http";
 
 /** The bare node:http server (reads the body, answers 202) in a child process. */
-async function startBare(): Promise<Running> {
+export async function startBare(): Promise<Running> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "bare-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   onCleanup(() => void child.kill("SIGKILL"));

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { serveFromSourceArgs } from "../../test/helpers/child-serve.js";
+import { serveBuiltArgs, serveFromSourceArgs } from "../../test/helpers/child-serve.js";
 import { onCleanup } from "./cleanup.js";
 import { findListeningPort } from "./proc.js";
 
@@ -35,6 +35,17 @@ export interface ServeChildOptions {
   root?: string;
   /** More node flags (e.g. --trace-gc). */
   nodeFlags?: string[];
+  /**
+   * Run `bin/scanarr.js` (dist/, see buildDist) as a user's install does,
+   * rather than src/ through tsx, and without the loop-delay preload (its
+   * figures read 0).
+   */
+  built?: boolean;
+}
+
+/** Compiles `root`'s dist/ as a user's install has it. */
+export function buildDist(root: string = repoRoot): void {
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root });
 }
 
 /**
@@ -47,13 +58,12 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
   const fd = openSync(logFile, "a");
   const loopFile = path.join(installDir, "loop-delay.log");
   const nodeFlags = [
-    "--import",
-    pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "loop-delay.mjs")).href,
+    ...(options.built ? [] : ["--import", pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "loop-delay.mjs")).href]),
     ...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []),
     ...(options.nodeFlags ?? []),
   ];
   const root = options.root ?? repoRoot;
-  const args = serveFromSourceArgs(root, installDir, { nodeFlags, logLevel: options.logLevel });
+  const args = (options.built ? serveBuiltArgs : serveFromSourceArgs)(root, installDir, { nodeFlags, logLevel: options.logLevel });
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, NO_COLOR: "1", SCANARR_BENCH_LOOP_FILE: loopFile },

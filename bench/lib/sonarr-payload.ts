@@ -148,6 +148,14 @@ export type FileLayout =
   /** Each file in a season folder of its own (`seasons` of them per series folder). */
   | { folders: "new"; seasons: number };
 
+/** The wrk loads (`ingest.ts --wrk --folders open|new`, `peer.ts`). */
+export const WRK_LAYOUTS = {
+  /** 200 season folders taken in turn (100 series × 2). */
+  open: { folders: "open", series: 100, seasons: 2 },
+  /** A season folder of its own per request, 10 per series folder. */
+  new: { folders: "new", seasons: 10 },
+} as const satisfies Record<string, FileLayout>;
+
 /** The k-th file of `layout` (k from 0); its file id is k + 1. */
 export function episodeAt(layout: FileLayout, k: number): Episode {
   if (layout.folders === "new")

@@ -8,6 +8,8 @@ export interface WrkResult {
   seconds: number;
   /** Answers wrk counted as errors: non-2xx/3xx, connect, read, write, timeout. */
   errors: number;
+  /** Of those, the answers outside 2xx/3xx. */
+  non2xx: number;
   perSec: number;
   p50: number;
   p99: number;
@@ -124,8 +126,8 @@ function done(summary, latency, requests)
     most = math.max(most, thread:get("n"))
     first_k, step_k = thread:get("first"), thread:get("step")
   end
-  io.write(string.format('WRK-RESULT {"requests":%d,"us":%d,"errors":%d,"p50":%.3f,"p99":%.3f,"max":%.3f,"next":%d}\\n',
-    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
+  io.write(string.format('WRK-RESULT {"requests":%d,"us":%d,"errors":%d,"status":%d,"p50":%.3f,"p99":%.3f,"max":%.3f,"next":%d}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout, e.status,
     latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000, first_k + most * step_k))
 end
 `;
@@ -160,12 +162,22 @@ export function runWrk(
     child.once("exit", (code) => {
       const line = /WRK-RESULT (\{.*\})/.exec(out)?.[1];
       if (code !== 0 || !line) return reject(new Error(`wrk exited ${code}:\n${out}`));
-      const r = JSON.parse(line) as { requests: number; us: number; errors: number; p50: number; p99: number; max: number; next: number };
+      const r = JSON.parse(line) as {
+        requests: number;
+        us: number;
+        errors: number;
+        status: number;
+        p50: number;
+        p99: number;
+        max: number;
+        next: number;
+      };
       const seconds = r.us / 1e6;
       resolve({
         requests: r.requests,
         seconds,
         errors: r.errors,
+        non2xx: r.status,
         perSec: (r.requests - r.errors) / seconds,
         p50: r.p50,
         p99: r.p99,

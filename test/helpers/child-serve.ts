@@ -51,14 +51,21 @@ export function serveFromSourceArgs(
     "--import",
     "tsx",
     path.join(root, "src/cli/main.ts"),
-    "--install-dir",
-    installDir,
-    "--log-format",
-    "json",
-    "--log-level",
-    options.logLevel ?? "info",
-    "serve",
+    ...serveCommand(installDir, options.logLevel),
   ];
+}
+
+/** The same for the built `bin/scanarr.js` of `root` (its dist/ compiled), as a user's install runs it. */
+export function serveBuiltArgs(
+  root: string,
+  installDir: string,
+  options: { nodeFlags?: readonly string[]; logLevel?: string } = {},
+): string[] {
+  return [...(options.nodeFlags ?? []), path.join(root, "bin/scanarr.js"), ...serveCommand(installDir, options.logLevel)];
+}
+
+function serveCommand(installDir: string, logLevel = "info"): string[] {
+  return ["--install-dir", installDir, "--log-format", "json", "--log-level", logLevel, "serve"];
 }
 
 /** Starts `scanarr serve` in a child process (from source, no build) and waits for its port. */
