@@ -3,6 +3,7 @@ import { arrBaseUrl, type ArrApp, type ArrKind } from "../arr/index.js";
 import { editJson, valueAt, type JsonChange } from "../config/json-edit.js";
 import type { Config } from "../config/types.js";
 import { writeFileAtomic } from "../lib/atomic-write.js";
+import { messageOf } from "../lib/errors.js";
 
 /** An app `connect --list` looks at: where it answers and its key. */
 export interface KnownApp {
@@ -61,4 +62,19 @@ export async function rememberApps(file: string, apps: readonly ArrApp[]): Promi
   if (after === text) return false;
   await writeFileAtomic(file, after, { mode: 0o600, forceMode: true });
   return true;
+}
+
+/**
+ * `rememberApps`, told in one line for the command to print (none when
+ * nothing changed). A file that cannot be written leaves the connections
+ * made: the line says so, and `ok` is false.
+ */
+export async function rememberConnected(file: string, apps: readonly ArrApp[]): Promise<{ ok: boolean; line?: string }> {
+  const urls = apps.map((app) => app.url).join(", ");
+  try {
+    if (!(await rememberApps(file, apps))) return { ok: true };
+    return { ok: true, line: `Remembered ${urls} in ${file} (ARR_APPS) for \`scanarr connect --list\`.` };
+  } catch (error) {
+    return { ok: false, line: `Connected, but could not remember ${urls} in ${file} (ARR_APPS): ${messageOf(error)}` };
+  }
 }
