@@ -1,4 +1,5 @@
 import {
+  ARR_KIND_INFO,
   ARR_KINDS,
   ArrTestFailedError,
   connectArr,
@@ -12,6 +13,7 @@ import { InterruptedError, UserError } from "../domain.js";
 import { scanarrHealth } from "../doctor/listen-check.js";
 import { messageOf } from "../lib/errors.js";
 import { serverUrlProblem } from "../lib/server-url.js";
+import { rememberConnected, rememberedApps } from "../setup/remember-apps.js";
 import { createLinePrompt } from "../rclone/wizard/line-prompt.js";
 import { PromptInterruptedError } from "../rclone/wizard/prompt.js";
 import { parseArrFlag, type ArrFlag } from "./arr-flag.js";
@@ -51,6 +53,8 @@ export async function run(options: ConnectOptions, ctx: CommandContext): Promise
   try {
     const result = await connectArr(app, { webhookUrl, name, test });
     for (const line of connectLines(app, result, name, hide(webhookUrl))) writeLine(ctx.stdout, line);
+    const remembered = await rememberConnected(ctx.paths.configFile, [app]);
+    if (remembered.line) writeLine(remembered.ok ? ctx.stdout : ctx.stderr, `${remembered.ok ? "" : "warning: "}${remembered.line}`);
     return 0;
   } catch (error) {
     if (!(error instanceof ArrTestFailedError)) throw error;
@@ -64,19 +68,29 @@ export async function run(options: ConnectOptions, ctx: CommandContext): Promise
   }
 }
 
+/** The apps given with --arr (or --url and --api-key); without them, the ones connect and setup remembered. */
 async function list(options: ConnectOptions, ctx: CommandContext, webhookUrl: string): Promise<number> {
-  const flags: ArrFlag[] = (options.arr ?? []).map((value) => parseArrFlag(value));
-  if (options.url !== undefined || options.apiKey !== undefined) flags.push(await askMissing(options, ctx));
-  if (flags.length === 0) throw new UserError("--arr: give each app to look at as --arr <url>,<api key> (repeatable)", 2);
+  const kind = readKind(options.kind);
+  const given: ArrFlag[] = (options.arr ?? []).map((value) => parseArrFlag(value));
+  if (options.url !== undefined || options.apiKey !== undefined) given.push(await askMissing(options, ctx));
+  const apps = given.length > 0 ? given.map((flag) => ({ ...flag, kind })) : rememberedApps(ctx.config, kind);
+  if (apps.length === 0)
+    throw new UserError(
+      `no ${kind ? `${ARR_KIND_INFO[kind].appName} app` : "app"} to look at: none is remembered in ARR_APPS (\`scanarr connect\` and \`scanarr setup\` remember the apps they connect); give each as --arr <url>,<api key> (repeatable)`,
+      2,
+    );
   const hide = hidePass(ctx.config.SERVER_PASS);
   let failed = 0;
-  for (const flag of flags) {
+  for (const known of apps) {
     try {
-      const app = await recogniseArr(flag.url, flag.apiKey, { kind: readKind(options.kind) });
+      const app = await recogniseArr(known.url, known.apiKey, { kind: known.kind });
       for (const line of listLines(app, await listArrConnections(app, webhookUrl), hide)) writeLine(ctx.stdout, line);
     } catch (error) {
       failed++;
-      writeLine(ctx.stderr, `error: ${hide(messageOf(error))}`);
+      // The client's messages name the app's address; one that does not gets it in front.
+      const message = hide(messageOf(error));
+      const who = `${known.kind ? `${ARR_KIND_INFO[known.kind].appName} at ` : ""}${known.url}`;
+      writeLine(ctx.stderr, `error: ${message.includes(known.url.replace(/\/+$/, "")) ? message : `${who}: ${message}`}`);
     }
   }
   return failed > 0 ? 1 : 0;

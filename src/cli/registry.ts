@@ -113,7 +113,10 @@ export const COMMANDS: CommandSpec[] = [
         .option("--host <name>", "host name the app reaches scanarr by (default: SERVER_IP, or this machine's name), as for `scanarr url`")
         .option("--name <name>", "the connection's name in the app", "scanarr")
         .option("--no-test", "save without the app's test of the URL, even when scanarr is running")
-        .option("--list", "show which apps point at this scanarr and with which events (apps from --arr)")
+        .option(
+          "--list",
+          "show which apps point at this scanarr and with which events (the apps connect and setup remembered, or those given with --arr)",
+        )
         .option(
           "--arr <url,key>",
           "an app to look at with --list: its URL, a comma, its API key (repeatable)",

@@ -126,6 +126,7 @@ export function defaultConfig(pass: string = generateServerPass()): Config {
     SERVER_USERNAME: "",
     SERVER_PASSWORD_HASH: "",
     TRIGGERS: [],
+    ARR_APPS: [],
     WATCH: [],
     METRICS: { ENABLED: false },
     PLEX_ENABLED: true,

@@ -214,6 +214,18 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    ARR_APPS: {
+      kind: "list",
+      item: {
+        kind: "object",
+        required: ["TYPE", "URL", "API_KEY"],
+        fields: {
+          TYPE: { kind: "enum", values: ["sonarr", "radarr", "lidarr", "readarr"] },
+          URL: url,
+          API_KEY: { kind: "string", nonEmpty: true, secret: true },
+        },
+      },
+    },
     WATCH: {
       kind: "list",
       item: {

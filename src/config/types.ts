@@ -202,6 +202,8 @@ export interface Config {
   SERVER_PASSWORD_HASH: string;
   /** Extra names under /triggers/ (sonarr, radarr, lidarr, readarr and manual always exist). */
   TRIGGERS: TriggerEntry[];
+  /** The *arr apps `connect` and `setup` connected, for `connect --list`; API_KEY is a secret. */
+  ARR_APPS: Array<{ TYPE: "sonarr" | "radarr" | "lidarr" | "readarr"; URL: string; API_KEY: string }>;
   WATCH: WatchEntry[];
   /** GET /metrics (Prometheus text format); off by default. */
   METRICS: { ENABLED: boolean };

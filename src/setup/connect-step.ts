@@ -1,4 +1,4 @@
-import { ArrTestFailedError, connectArr, ARR_KIND_INFO } from "../arr/index.js";
+import { ArrTestFailedError, connectArr, ARR_KIND_INFO, type ArrApp } from "../arr/index.js";
 import { messageOf } from "../lib/errors.js";
 import type { ArrChoice } from "./arr-step.js";
 import type { SetupContext } from "./context.js";
@@ -9,16 +9,17 @@ type ConnectContext = Pick<SetupContext, "prompt" | "say" | "interactive" | "fla
  * Step 5: each app gets one Webhook connection to scanarr with its
  * file-changing events (created, updated, or left as it is). When scanarr
  * answers at the URL the app's own test proves it; when it does not, the
- * connection is saved untested and the user is told. Returns how many apps
- * could not be connected.
+ * connection is saved untested and the user is told. Returns the apps
+ * connected and how many could not be.
  */
 export async function connectApps(
   ctx: ConnectContext,
   apps: readonly ArrChoice[],
   webhookUrl: string,
   scanarrRunning: boolean,
-): Promise<number> {
-  if (apps.length === 0) return 0;
+): Promise<{ connected: ArrApp[]; failed: number }> {
+  const connected: ArrApp[] = [];
+  if (apps.length === 0) return { connected, failed: 0 };
   ctx.say();
   ctx.say(
     scanarrRunning
@@ -45,6 +46,7 @@ export async function connectApps(
         timeoutMs: ctx.services.probeTimeoutMs,
         fetch: ctx.services.fetch,
       });
+      connected.push(app);
       const tested = result.tested ? ", tested by the app" : "";
       ctx.say(`${label}: connection ${result.action} (id ${result.id}${tested})${result.note ? `; ${result.note}` : ""}`);
     } catch (error) {
@@ -57,7 +59,7 @@ export async function connectApps(
       }
     }
   }
-  return failed;
+  return { connected, failed };
 }
 
 /** The webhook URL without its last segment (SERVER_PASS). */

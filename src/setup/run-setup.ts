@@ -14,6 +14,7 @@ import { chooseMappings, PLEX_TARGET, type MappedServer } from "./mappings-step.
 import { mediaBrowserItemFolders, plexItemFolders } from "./media-items.js";
 import { chooseMediaServers, type MediaServerChoice } from "./media-server-step.js";
 import { choosePlex, type PlexChoice } from "./plex-step.js";
+import { rememberConnected } from "./remember-apps.js";
 import { writeConfigChange, type WriteOutcome } from "./write-config.js";
 
 /** The config file as the set-up found it. */
@@ -40,7 +41,8 @@ export interface SetupResult {
 /**
  * The whole set-up: every question first (Plex, Jellyfin/Emby, the *arr
  * apps, the mappings), then the side effects in order: the config change
- * (shown, confirmed, written), then the apps' connections. An interruption
+ * (shown, confirmed, written), then the apps' connections, and the apps connected remembered in
+ * ARR_APPS (a failed one is not). An interruption
  * before the write leaves everything as it was.
  */
 export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: SetupEndpoints): Promise<SetupResult> {
@@ -58,13 +60,15 @@ export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: Se
   const secrets = [...secretValuesOf(ctx.current), ...secretValuesOf(written)];
   const outcome = await writeConfigChange(ctx, file.path, file.text, after, secrets);
   if (outcome === "declined") return { outcome, failedConnections: 0 };
-  const failedConnections = await connectApps(
+  const { connected, failed } = await connectApps(
     ctx,
     apps,
     endpoints.webhookUrl(written),
     apps.length > 0 && (await endpoints.isScanarrRunning(written)),
   );
-  return { outcome, config: written, failedConnections };
+  const remembered = await rememberConnected(file.path, connected);
+  if (remembered.line) ctx.say(remembered.line);
+  return { outcome, config: written, failedConnections: failed };
 }
 
 /** Each server's item folders per library, for matching; a library that cannot be read is said and matched by nothing. */

@@ -1,15 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
 import { startFakeArr, type FakeArr, type FakeArrKind } from "../fakes/arr.js";
-import { runCli, tempDir } from "../helpers/cli.js";
+import { runCli, runCliChild, tempDir } from "../helpers/cli.js";
 import { startTestService, TEST_PASS, type TestService } from "../helpers/service.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const closing: Array<{ close(): Promise<void> } | { stop(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(closing.splice(0).map((s) => ("close" in s ? s.close() : s.stop())));
@@ -98,6 +95,7 @@ describe("scanarr connect", () => {
     expect(run.stderr).toMatch(/Url: Unable to send test message: HTTP request failed: \[401\]/);
     expect(run.stderr).not.toContain("another-pass-fedcba9876543210");
     expect(readarr.notifications).toEqual([]);
+    expect(configOf(dir).ARR_APPS).toEqual([]);
   });
 
   it("names the app and the API key field on a wrong key, and the address on an unreachable URL", async () => {
@@ -125,17 +123,7 @@ describe("scanarr connect", () => {
 
   it("with no terminal, a missing flag is exit 2 naming it, never a hang", async () => {
     const dir = installFor(IDLE_PORT);
-    const child = await execa(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "--install-dir", dir, "connect", "sonarr", "--url", "http://127.0.0.1:1"],
-      {
-        cwd: repoRoot,
-        reject: false,
-        stdin: "ignore",
-        env: { NO_COLOR: "1" },
-        timeout: 20_000,
-      },
-    );
+    const child = await runCliChild(["--install-dir", dir, "connect", "sonarr", "--url", "http://127.0.0.1:1"]);
     expect(child.exitCode).toBe(2);
     expect(child.stderr).toContain("--api-key: missing (no terminal to ask on)");
   });
@@ -167,12 +155,10 @@ describe("scanarr connect --list", () => {
     expect(listed.stdout).not.toContain(TEST_PASS);
   });
 
-  it("needs at least one --arr, and reports a refused app without hiding the others (exit 1)", async () => {
-    const dir = installFor(IDLE_PORT);
-    const none = await runCli(["--install-dir", dir, "connect", "--list"]);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain("--arr: give each app");
+  it("flags override the remembered apps, and a refused one is reported without hiding the others (exit 1)", async () => {
+    const sonarr = await fakeApp("sonarr");
     const radarr = await fakeApp("radarr");
+    const dir = installFor(IDLE_PORT, { ARR_APPS: [{ TYPE: "sonarr", URL: sonarr.url, API_KEY: sonarr.apiKey }] });
     const mixed = await runCli([
       "--install-dir",
       dir,
@@ -185,6 +171,78 @@ describe("scanarr connect --list", () => {
     ]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toContain("refused the API key (401)");
-    expect(mixed.stdout).toContain("no connection points at this scanarr");
+    expect(mixed.stdout).toContain(`Radarr 4.0.19.2979 at ${radarr.url}: no connection points at this scanarr`);
+    expect(mixed.stdout).not.toContain("Sonarr");
+  });
+});
+
+function configOf(dir: string): Config {
+  return JSON.parse(readFileSync(path.join(dir, "config", "config.json"), "utf8")) as Config;
+}
+
+describe("scanarr connect remembers the apps it connected (ARR_APPS)", () => {
+  it("lists them with --list and no flags, without a terminal, never showing their keys", async () => {
+    const sonarr = await fakeApp("sonarr");
+    const radarr = await fakeApp("radarr");
+    const dir = installFor(IDLE_PORT);
+    for (const app of [sonarr, radarr]) {
+      const run = await runCli(["--install-dir", dir, "connect", "--url", app.url, "--api-key", app.apiKey]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`Remembered ${app.url} in`);
+    }
+    const file = path.join(dir, "config", "config.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(configOf(dir).ARR_APPS).toEqual([
+      { TYPE: "sonarr", URL: sonarr.url, API_KEY: sonarr.apiKey },
+      { TYPE: "radarr", URL: radarr.url, API_KEY: radarr.apiKey },
+    ]);
+
+    const listed = await runCliChild(["--install-dir", dir, "connect", "--list"]);
+    expect(listed.stderr).toBe("");
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toContain(`Sonarr 4.0.19.2979 at ${sonarr.url}: 1 connection(s) to this scanarr`);
+    expect(listed.stdout).toContain(`Radarr 4.0.19.2979 at ${radarr.url}: 1 connection(s) to this scanarr`);
+    const onlyRadarr = await runCli(["--install-dir", dir, "connect", "radarr", "--list"]);
+    expect(onlyRadarr.stdout).not.toContain("Sonarr");
+    const shown = await runCli(["--install-dir", dir, "config", "show"]);
+    for (const out of [listed.stdout, listed.stderr, onlyRadarr.stdout, shown.stdout, shown.stderr])
+      for (const key of [sonarr.apiKey, radarr.apiKey]) expect(out).not.toContain(key);
+  });
+
+  it("updates the entry of the same app and address instead of adding one, and a failed connect remembers nothing", async () => {
+    const sonarr = await fakeApp("sonarr");
+    const lidarr = await fakeApp("lidarr");
+    const dir = installFor(IDLE_PORT, { ARR_APPS: [{ TYPE: "sonarr", URL: `${sonarr.url}/`, API_KEY: "an-old-key-0123456789" }] });
+    const run = await runCli(["--install-dir", dir, "connect", "--url", `${sonarr.url}/api/v3`, "--api-key", sonarr.apiKey]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(configOf(dir).ARR_APPS).toEqual([{ TYPE: "sonarr", URL: sonarr.url, API_KEY: sonarr.apiKey }]);
+    const again = await runCli(["--install-dir", dir, "connect", "--url", sonarr.url, "--api-key", sonarr.apiKey]);
+    expect(again.stdout).not.toContain("Remembered");
+
+    const before = readFileSync(path.join(dir, "config", "config.json"), "utf8");
+    const wrong = await runCli(["--install-dir", dir, "connect", "--url", lidarr.url, "--api-key", "not-the-key-0123456789"]);
+    expect(wrong.code).toBe(1);
+    expect(readFileSync(path.join(dir, "config", "config.json"), "utf8")).toBe(before);
+  });
+
+  it("says which remembered app it could not reach and lists the others (exit 1); with none, exit 2 naming --arr", async () => {
+    const sonarr = await fakeApp("sonarr");
+    const radarr = await fakeApp("radarr");
+    const dir = installFor(IDLE_PORT, {
+      ARR_APPS: [
+        { TYPE: "sonarr", URL: sonarr.url, API_KEY: sonarr.apiKey },
+        { TYPE: "radarr", URL: radarr.url, API_KEY: radarr.apiKey },
+      ],
+    });
+    await sonarr.setAvailability("refuse");
+    const listed = await runCli(["--install-dir", dir, "connect", "--list"]);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain(`error: Sonarr at ${sonarr.url} is unreachable (ECONNREFUSED)`);
+    expect(listed.stdout).toContain(`Radarr 4.0.19.2979 at ${radarr.url}: no connection points at this scanarr`);
+
+    const none = await runCliChild(["--install-dir", installFor(IDLE_PORT), "connect", "--list"]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain("none is remembered in ARR_APPS");
+    expect(none.stderr).toContain("--arr <url>,<api key>");
   });
 });

@@ -41,7 +41,7 @@ describe("scanarr status", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/received\s+\d\d:\d\d:\d\d from sonarr \(Download\): \/tv\/Lost\/S01E01\.mkv/);
     expect(stdout).toContain(
-      "mapped     /data/TV/Lost/S01E01.mkv — mapped from `/tv/Lost/S01E01.mkv` by the mapping for `/data/TV/` — is `/tv/` the download folder?",
+      "mapped     /data/TV/Lost/S01E01.mkv — mapped from `/tv/Lost/S01E01.mkv` by SERVER_PATH_MAPPINGS (`/tv/` → `/data/TV/`)",
     );
     expect(stdout).toMatch(/scan\s+#\d+ of \/data\/TV\/Lost, 1 request in all/);
     expect(stdout).toMatch(/plex\s+done at \d\d:\d\d:\d\d \(1 attempt\)/);

@@ -28,6 +28,7 @@ function validConfig(): Record<string, unknown> {
     ...defaultConfig("0123456789abcdef0123456789abcdef"),
     TARGETS: [{ TYPE: "jellyfin", NAME: "jf", URL: "http://jf:8096", TOKEN: "jellyfin-api-key" }],
     NOTIFICATIONS: [{ URL: "https://hooks.example/notify" }],
+    ARR_APPS: [{ TYPE: "sonarr", URL: "http://sonarr:8989", API_KEY: "sonarr-api-key" }],
   };
 }
 

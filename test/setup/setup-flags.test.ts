@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/parse.js";
 import { resolveInstallPaths } from "../../src/lib/install-paths.js";
-import { runCli } from "../helpers/cli.js";
+import { runCli, runCliChild } from "../helpers/cli.js";
 import { startServiceOn, waitFor } from "../helpers/service.js";
 import { startSetupWorld, setupFlags, type SetupWorld } from "./setup-world.js";
 
@@ -44,11 +44,23 @@ describe("scanarr setup with flags (no terminal)", () => {
     expect(world.sonarr.notifications).toHaveLength(1);
     expect(world.radarr.notifications).toHaveLength(1);
     expect(output).toContain("saved without the app's test (scanarr is not running)");
+    expect(config.ARR_APPS).toEqual([
+      { TYPE: "sonarr", URL: world.sonarr.url, API_KEY: world.sonarr.apiKey },
+      { TYPE: "radarr", URL: world.radarr.url, API_KEY: world.radarr.apiKey },
+    ]);
     expect(output).toMatch(/all \d+ checks passed/);
     expect(output).toMatch(/Next: (npx )?\S*scanarr\S* --install-dir \S+ serve/);
     for (const secret of [world.plex.token, world.jellyfin.token, world.sonarr.apiKey, world.radarr.apiKey])
       expect(output).not.toContain(secret);
     expect(code, output).toBe(0);
+
+    // What setup connected, `connect --list` finds again: no flag, no terminal.
+    const listed = await runCliChild(["--install-dir", world.installDir, "connect", "--list"]);
+    expect(listed.stderr).toBe("");
+    expect(listed.stdout).toContain(`Sonarr 4.0.19.2979 at ${world.sonarr.url}: 1 connection(s) to this scanarr`);
+    expect(listed.stdout).toContain(`Radarr 4.0.19.2979 at ${world.radarr.url}: 1 connection(s) to this scanarr`);
+    for (const key of [world.sonarr.apiKey, world.radarr.apiKey]) expect(listed.stdout).not.toContain(key);
+    expect(listed.exitCode).toBe(0);
   });
 
   it("leaves a download webhook from the fake Sonarr to reach Plex and Jellyfin, each in its own path form; a second run changes nothing", async () => {
@@ -107,8 +119,11 @@ describe("scanarr setup with flags (no terminal)", () => {
     const running = await startServiceOn(config, paths);
     stops.push(() => running.service.stop());
     const before = JSON.stringify(world.sonarr.notifications);
+    const { ARR_APPS: _remembered, ...forgotten } = JSON.parse(readFileSync(world.configFile, "utf8")) as Record<string, unknown>;
+    writeFileSync(world.configFile, JSON.stringify(forgotten, null, 2), { mode: 0o600 });
     // scanarr answers on 127.0.0.1, but the apps are told a host where nothing listens.
     const result = await setup(world, ["--yes", "--host", "127.0.0.2"]);
+    expect(JSON.parse(readFileSync(world.configFile, "utf8")).ARR_APPS, "a failed connection is not remembered").toBeUndefined();
     expect(result.output).toMatch(/Sonarr: the app's test of http:\/\/127\.0\.0\.2:\d+\/\*\*\*\* failed, nothing saved:\n {2}- /);
     expect(result.output).not.toContain(config.SERVER_PASS);
     expect(JSON.stringify(world.sonarr.notifications)).toBe(before);
@@ -126,6 +141,8 @@ describe("scanarr setup with flags (no terminal)", () => {
     expect(output).not.toContain(String(config.SERVER_PASS));
     // The starter's example mappings give way to the found ones.
     expect(config.SERVER_PATH_MAPPINGS).toEqual({ "/data/TV/": ["/tv/"], "/data/Movies/": ["/movies/"] });
+    // The starter has no ARR_APPS: the connected apps add it.
+    expect((config.ARR_APPS as Array<{ TYPE: string }>).map((a) => a.TYPE)).toEqual(["sonarr", "radarr"]);
     expect(statSync(world.configFile).mode & 0o777).toBe(0o600);
     expect(output).toContain("Wrote");
     // Doctor ran on the new file (its listen check depends on whether port 3468 is free here).

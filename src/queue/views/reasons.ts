@@ -71,16 +71,19 @@ function waitingForFiles(scan: ReasonInput, now: number): ScanReason {
   const next = scan.nextFileCheckAt === null ? "" : `, next look at ${clockTime(scan.nextFileCheckAt, now)}`;
   const checked = `checked ${plural(scan.fileChecks, "time")}${next}`;
   const origin = first && scan.origins.find((o) => o.mapped === first.path);
-  const text = `waiting for \`${first?.path ?? "its files"}\`${more} to appear (${checked}${origin ? `; ${mappedFrom(origin)}` : ""})`;
+  // A file that never appears is where a wrong mapping shows: say which one to check.
+  const rewritten = origin?.mappingKey != null && origin.path !== origin.mapped;
+  const from = origin ? `; ${mappedFrom(origin)}${rewritten ? "; if the file is elsewhere on this machine, fix that mapping" : ""}` : "";
+  const text = `waiting for \`${first?.path ?? "its files"}\`${more} to appear (${checked}${from})`;
   return { code: "waiting-for-files", text, at: scan.nextFileCheckAt };
 }
 
-/** Where a path came from: the mapping that rewrote it, with the question a wrong mapping raises. */
+/** Where a path came from: the SERVER_PATH_MAPPINGS entry that rewrote it, stated as a fact. */
 export function mappedFrom(origin: RequestOrigin): string {
   if (origin.mappingKey === null || origin.mappingPrefix === null)
     return `named as \`${origin.path}\`; no SERVER_PATH_MAPPINGS entry rewrote it`;
   if (origin.path === origin.mapped) return `named as \`${origin.path}\`, already the media server's path`;
-  return `mapped from \`${origin.path}\` by the mapping for \`${origin.mappingKey}\` — is \`${origin.mappingPrefix}\` the download folder?`;
+  return `mapped from \`${origin.path}\` by SERVER_PATH_MAPPINGS (\`${origin.mappingPrefix}\` → \`${origin.mappingKey}\`)`;
 }
 
 function held(scan: ReasonInput, holds: readonly Hold[], now: number): ScanReason {

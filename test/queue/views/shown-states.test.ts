@@ -119,8 +119,8 @@ describe("the states a scan shows", () => {
     const [scan] = shown();
     expect(scan?.reason?.text).toBe(
       "waiting for `/mnt/unionfs/TV/X/S01E01.mkv` to appear (checked 0 times, next look at " +
-        `${scan?.reason?.text.match(/next look at ([^;]+);/)?.[1]}; mapped from \`/downloads/TV/X/S01E01.mkv\` by the mapping for ` +
-        "`/mnt/unionfs/TV/` — is `/downloads/TV/` the download folder?)",
+        `${scan?.reason?.text.match(/next look at ([^;]+);/)?.[1]}; mapped from \`/downloads/TV/X/S01E01.mkv\` by SERVER_PATH_MAPPINGS ` +
+        "(`/downloads/TV/` → `/mnt/unionfs/TV/`); if the file is elsewhere on this machine, fix that mapping)",
     );
     expect(scan?.origins).toMatchObject([{ path: "/downloads/TV/X/S01E01.mkv", mappingKey: "/mnt/unionfs/TV/", times: 1 }]);
   });
