@@ -1,4 +1,5 @@
 import { defaultConfig } from "../config/defaults.js";
+import { withPlexEntry } from "../config/plex-entry.js";
 import { secretLogPaths } from "../config/secrets.js";
 import { ConfigError, ConfigMissingError, loadConfig, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
 import { nextStepCommand } from "./command-line.js";
@@ -72,6 +73,7 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
   );
   return {
     config: loaded.config,
+    written: loaded.written,
     paths,
     logger,
     stdout: io.stdout,
@@ -87,7 +89,8 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
 }
 
 async function load(file: string, explicit: boolean, use: ConfigUse): Promise<LoadedConfig> {
-  const defaults: LoadedConfig = { config: defaultConfig(""), file, created: false, warnings: [], unmet: [] };
+  const written = defaultConfig("");
+  const defaults: LoadedConfig = { config: withPlexEntry(written), written, file, created: false, warnings: [], unmet: [] };
   if (use.file === "none") return defaults;
   try {
     // Only the default path is ever created: a --config typo must not become a fresh config.

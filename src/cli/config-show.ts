@@ -8,7 +8,7 @@ export interface ConfigShowOptions {
 }
 
 export async function run(options: ConfigShowOptions, ctx: CommandContext): Promise<number> {
-  const masked = maskConfig(ctx.config);
+  const masked = maskConfig(ctx.written ?? ctx.config);
   if (options.json) {
     writeLine(ctx.stdout, JSON.stringify(masked, null, 2));
     return 0;

@@ -3,6 +3,7 @@ import { writeFileAtomic } from "../lib/atomic-write.js";
 import { defaultConfig, generateServerPass, withTargetDefaults } from "./defaults.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
+import { withPlexEntry } from "./plex-entry.js";
 import { checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
 import { starterConfigText } from "./starter.js";
 import { configSchema, type TargetKinds } from "./target-kind.js";
@@ -12,7 +13,10 @@ import { isPlainObject, validateValue, type ValidationReport } from "./validate.
 export type { ConfigRequirement } from "./rules.js";
 
 export interface LoadedConfig {
+  /** What the commands run on: the flat PLEX_* keys made a TARGETS entry (plex-entry.ts). */
   config: Config;
+  /** The file's keys as written, with the defaults: what `config show` prints and `setup` edits. */
+  written: Config;
   file: string;
   /** True when the file did not exist and a default one was written. */
   created: boolean;
@@ -124,7 +128,7 @@ export function parseConfigText(
   }
   report.problems.push(...later.filter((problem) => !broken.has(topKeyOf(problem))));
   if (report.problems.length > 0) throw new ConfigError(file, report.problems, undefined, report.warnings);
-  return { config, file, created: false, warnings: report.warnings, unmet };
+  return { config: withPlexEntry(config), written: config, file, created: false, warnings: report.warnings, unmet };
 }
 
 /** The top-level key a problem is about (`TARGETS` for `TARGETS[0].NAME: …`). */
