@@ -54,7 +54,7 @@ export async function runSetup(ctx: SetupContext, file: SetupFile, endpoints: Se
 
   const base = file.text ?? file.starterText;
   const after = editJson(base, planConfigChanges(ctx.current, { plex, mediaServers, mappings }, file.text === undefined));
-  const written = parseConfigText(after, TARGET_CONFIGS, file.path, []).written;
+  const written = parseConfigText(after, TARGET_CONFIGS, file.path, []).config;
   const secrets = [...secretValuesOf(ctx.current), ...secretValuesOf(written)];
   const outcome = await writeConfigChange(ctx, file.path, file.text, after, secrets);
   if (outcome === "declined") return { outcome, failedConnections: 0 };
