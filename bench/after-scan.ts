@@ -4,6 +4,7 @@
 // injected clock: scan calls = folders; one sections poll per poll interval, shared by every
 // waiting scan of every section; analyze calls = items.
 // Run: node --import tsx bench/after-scan.ts
+import { withPlexEntry } from "../src/config/plex-entry.js";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { ScanQueue } from "../src/queue/scan-queue.js";
@@ -47,7 +48,7 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
     PLEX_ANALYZE_TYPE: "basic",
   });
   const controller = new AbortController();
-  const targets = buildTargets(config, { logger, clock, env: process.env, signal: controller.signal });
+  const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env, signal: controller.signal });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   const reads = new QueueReads(db, clock);
   // Every poll ends by asking how many deliveries still wait (to arm the next one): the bench's "poll done".

@@ -5,6 +5,7 @@
 // same requests naming the videos themselves (plain imports: folder scans, no lookup at all).
 // Target: at most one listing per folder per scan, never one per file; exits 1 otherwise.
 // Run: node --import tsx bench/item-refresh.ts [movies] [folders] [subtitlesPerFolder]
+import { withPlexEntry } from "../src/config/plex-entry.js";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { createIngest } from "../src/ingest/pipeline.js";
@@ -53,7 +54,7 @@ async function library(withDb: boolean): Promise<{ plex: FakePlex; databasePath:
 async function runCase(name: Case): Promise<Figures> {
   const { plex, databasePath } = await library(name === "database");
   const { dir, db, clock, logger, config } = plexQueueSetup("item-refresh", plex, { PLEX_DATABASE_PATH: databasePath });
-  const targets = buildTargets(config, { logger, clock, env: process.env });
+  const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   const reads = new QueueReads(db, clock);
   const ingest = createIngest({ mapper: createPathMapper({}), ignoreList: [], sink: { enqueue: async (r) => queue.enqueue(r) } });

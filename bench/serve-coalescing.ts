@@ -7,6 +7,7 @@
  *
  *   node --import tsx bench/serve-coalescing.ts
  */
+import { withPlexEntry } from "../src/config/plex-entry.js";
 import { mkdirSync } from "node:fs";
 import { resolveInstallPaths } from "../src/lib/install-paths.js";
 import { ManualClock } from "../src/lib/clock.js";
@@ -47,7 +48,7 @@ async function measure(): Promise<boolean> {
   mkdirSync(paths.dataDir, { recursive: true });
   const clock = new ManualClock(Date.now());
   const config = benchConfig(plex.url, plex.token, { SERVER_SCAN_DELAY: DELAY_SEC });
-  const service = await startService({ config, paths, logger: silentLogger(), clock, env: {} });
+  const service = await startService({ config: withPlexEntry(config), paths, logger: silentLogger(), clock, env: {} });
   onCleanup(() => service.stop());
 
   const load = await runLoad({

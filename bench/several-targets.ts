@@ -6,6 +6,7 @@
  *
  *   node --import tsx bench/several-targets.ts [folders] [limitSec] [downSec]
  */
+import { withPlexEntry } from "../src/config/plex-entry.js";
 import { mkdirSync } from "node:fs";
 import { systemClock } from "../src/lib/clock.js";
 import { resolveInstallPaths } from "../src/lib/install-paths.js";
@@ -44,7 +45,7 @@ async function measure(): Promise<void> {
   db.close();
 
   const started = Date.now();
-  const service = await startService({ config, paths, logger: silentLogger(), clock: systemClock, env: {} });
+  const service = await startService({ config: withPlexEntry(config), paths, logger: silentLogger(), clock: systemClock, env: {} });
   onCleanup(() => service.stop());
   await jellyfin.setAvailability("down");
   const recovery = setTimeout(() => void jellyfin.setAvailability("up"), downSec * 1_000);

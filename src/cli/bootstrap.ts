@@ -1,4 +1,5 @@
 import { defaultConfig } from "../config/defaults.js";
+import { withPlexEntry } from "../config/plex-entry.js";
 import { secretLogPaths } from "../config/secrets.js";
 import { ConfigError, ConfigMissingError, loadConfig, parseConfigText, type ConfigRequirement, type LoadedConfig } from "../config/load.js";
 import { nextStepCommand } from "./command-line.js";
@@ -72,6 +73,7 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
   );
   return {
     config: loaded.config,
+    written: loaded.written,
     paths,
     logger,
     stdout: io.stdout,
@@ -90,7 +92,8 @@ export async function createContext(globals: GlobalOptions, io: IO, use: ConfigU
 async function load(file: string, explicit: boolean, use: ConfigUse, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
   const require = use.require ?? [];
   if (use.file === "none") {
-    return { config: defaultConfig(""), file, created: false, warnings: [], unmet: [], sources: { settings: [], leaves: {} } };
+    const written = defaultConfig("");
+    return { config: withPlexEntry(written), written, file, created: false, warnings: [], unmet: [], sources: { settings: [], leaves: {} } };
   }
   try {
     // Only the default path is ever created: a --config typo must not become a fresh config.

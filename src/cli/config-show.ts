@@ -10,7 +10,7 @@ export interface ConfigShowOptions {
 
 /** `scanarr config show`: every value, secrets masked, each with where it came from (the file, a SCANARR_ variable, the default). */
 export async function run(options: ConfigShowOptions, ctx: CommandContext): Promise<number> {
-  const masked = maskConfig(ctx.config);
+  const masked = maskConfig(ctx.written ?? ctx.config);
   const lines = flatten(masked);
   const sources = ctx.configSources ?? { settings: [], leaves: {} };
   if (options.json) {

@@ -5,7 +5,10 @@ import type { Logger } from "../lib/logger.js";
 
 /** What every command receives from the CLI shell: loaded config, paths, I/O. */
 export interface CommandContext {
+  /** The loaded config: the flat PLEX_* keys are a TARGETS entry (config/plex-entry.ts). */
   config: Config;
+  /** The file's keys as written (with the defaults), for `config show`; `config` when absent. */
+  written?: Config;
   paths: InstallPaths;
   logger: Logger;
   stdout: NodeJS.WritableStream;

@@ -32,7 +32,7 @@ export async function run(_options: unknown, ctx: CommandContext): Promise<numbe
     `listening on http://${service.host}:${service.port}`,
   );
   logger.info(
-    { manualScans: config.SERVER_ALLOW_MANUAL_SCAN, method: config.PLEX_SCAN_METHOD },
+    { manualScans: config.SERVER_ALLOW_MANUAL_SCAN, targets: config.TARGETS.filter((t) => t.ENABLED).map((t) => t.NAME) },
     `webhook and manual scan URL: ${manual} (the pass is masked; see ${passFrom})`,
   );
   if (fromEnv.length > 0) {

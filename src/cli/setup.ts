@@ -54,7 +54,7 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
     interactive,
     flags: { ...options, arr: options.arr ?? [] },
     // Read here, not by the shell: a --config naming a file that does not exist yet is where the set-up writes.
-    current: parseConfigText(text ?? starterText, TARGET_CONFIGS, file, []).config,
+    current: parseConfigText(text ?? starterText, TARGET_CONFIGS, file, []).written,
     services: {
       plexTv: async () =>
         new PlexTvClient({ baseUrl: plexTvUrl, clientId: await installationClientId(ctx.paths.dataDir), version: packageVersion() }),

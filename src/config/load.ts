@@ -7,6 +7,7 @@ import { type ConfigSources, withVariable } from "./env-sources.js";
 import { envShapeOf } from "./env-shape.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
 import { mergeDefaults, normalizeRaw } from "./normalize.js";
+import { withPlexEntry } from "./plex-entry.js";
 import { checkRequirements, checkRules, type ConfigRequirement } from "./rules.js";
 import { starterConfigText } from "./starter.js";
 import { configSchema, type TargetKinds } from "./target-kind.js";
@@ -16,7 +17,10 @@ import { isPlainObject, validateValue, type ValidationReport } from "./validate.
 export type { ConfigRequirement } from "./rules.js";
 
 export interface LoadedConfig {
+  /** What the commands run on: the flat PLEX_* keys made a TARGETS entry (plex-entry.ts). */
   config: Config;
+  /** The file's keys as written, with the defaults: what `config show` prints and `setup` edits. */
+  written: Config;
   file: string;
   /** True when the file did not exist and a default one was written. */
   created: boolean;
@@ -141,7 +145,7 @@ export function parseConfigText(
   report.problems.push(...later.filter((problem) => !broken.has(topKeyOf(problem))));
   const named = (problems: string[]) => problems.map((problem) => withVariable(problem, overlay.sources.settings));
   if (report.problems.length > 0) throw new ConfigError(file, named(report.problems), undefined, report.warnings);
-  return { config, file, created: false, warnings: report.warnings, unmet: named(unmet), sources: overlay.sources };
+  return { config: withPlexEntry(config), written: config, file, created: false, warnings: report.warnings, unmet: named(unmet), sources: overlay.sources };
 }
 
 /** The top-level key a problem is about (`TARGETS` for `TARGETS[0].NAME: …`). */

@@ -1,3 +1,4 @@
+import { writtenKeyOf, writtenPathOf } from "../config/plex-entry.js";
 import type { Config } from "../config/types.js";
 import { childPath } from "../config/validate.js";
 import { createPathMapper } from "../paths/mapper.js";
@@ -96,7 +97,7 @@ function checkTargetMappings(target: ResolvedTarget, config: Config): CheckResul
   if (!entry) return [];
   return Object.keys(entry.PATH_MAPPINGS).map((key): CheckResult => {
     const name = `mapping ${target.name} ${key}`;
-    const at = childPath(`TARGETS[${index}].PATH_MAPPINGS`, key);
+    const at = childPath(writtenKeyOf(config, index, "PATH_MAPPINGS"), key);
     const [known] = knownTargets([target]);
     if (!known) return { name, ok: false, detail: `cannot check ${at}: the libraries of ${target.name} are unknown (see the target line)` };
     const placed = placeOn(known, key);
@@ -125,9 +126,11 @@ function hintFor(placement: Placement, key: string, config: Config): string {
   const { beside, elsewhere } = nearMiss(placement.seen, libsOf(placement));
   if (beside) return `; did you mean ${JSON.stringify(beside)}?`;
   const index = config.TARGETS.findIndex((e) => e.ENABLED && e.NAME.toLowerCase() === placement.target.name.toLowerCase());
-  if (elsewhere === undefined || index < 0) return "";
+  // The entry the flat PLEX_* keys made has no PATH_MAPPINGS of its own to add to.
+  const place = index < 0 ? undefined : writtenPathOf(config, index);
+  if (elsewhere === undefined || place === undefined) return "";
   const entry = JSON.stringify({ [elsewhere]: [key] });
-  return `; if ${placement.target.name} sees this folder as ${elsewhere}, add ${entry} to TARGETS[${index}].PATH_MAPPINGS`;
+  return `; if ${placement.target.name} sees this folder as ${elsewhere}, add ${entry} to ${place}.PATH_MAPPINGS`;
 }
 
 /** List entries without a leading slash match only cloud-drive paths (`My Drive/...`, a shared drive's name). */

@@ -1,9 +1,14 @@
 import { existsSync } from "node:fs";
+import { plexEntryOf } from "../config/plex-entry.js";
 import { openPlexLibraryDb } from "../targets/plex/library-db.js";
 import type { DoctorCheck } from "./types.js";
 import { messageOf } from "../lib/errors.js";
 
-/** PLEX_DATABASE_PATH opens read-only and lists the libraries; a failure matters only where it is read. */
+/**
+ * PLEX_DATABASE_PATH (the Plex database on this machine, a flat key: drive
+ * monitoring reads it, and so does the Plex entry with the scanner method)
+ * opens read-only and lists the libraries; a failure matters only where it is read.
+ */
 export const plexDatabaseCheck: DoctorCheck = {
   name: "plex database",
   async run(ctx) {
@@ -12,7 +17,9 @@ export const plexDatabaseCheck: DoctorCheck = {
     const file = config.PLEX_DATABASE_PATH;
     const users = [
       config.CLOUD.ENABLED ? "drive monitoring" : "",
-      config.PLEX_SCAN_METHOD === "scanner" ? "the scanner method" : "",
+      config.TARGETS.some((t) => t.ENABLED && t.TYPE === "plex" && plexEntryOf(t, config).SCAN_METHOD === "scanner")
+        ? "the scanner method"
+        : "",
     ].filter(Boolean);
     const neededBy = users.length > 0 ? `${users.join(" and ")} read${users.length === 1 ? "s" : ""} it` : "";
     if (file === "") return [{ name, ok: users.length === 0, detail: `PLEX_DATABASE_PATH is empty${neededBy ? `, but ${neededBy}` : ""}` }];

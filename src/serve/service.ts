@@ -174,7 +174,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const gate = watchedAnchors && createAnchorGate(watchedAnchors, clock);
   const anchorPoll = watchedAnchors ? pollAnchors(watchedAnchors, clock, deps.anchorPollMs ?? 10_000) : undefined;
   const notifications = await startNotifications({ config, clock, logger, queue, delivery: () => delivery, drive: () => drive, anchors });
-  // After the scan (issue 11): hooks, confirmation, analyze, empty trash of the flat PLEX_* target.
+  // After the scan (issue 11): hooks, and the confirmation, analyze and empty trash of each target that has them.
   const afterScan = startAfterScan({
     config,
     queue,

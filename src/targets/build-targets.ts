@@ -1,3 +1,4 @@
+import { writtenKeyOf, writtenPathOf } from "../config/plex-entry.js";
 import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
@@ -6,28 +7,25 @@ import { createPathMapper, type PathMapper } from "../paths/mapper.js";
 import { createRewriter } from "../paths/rewrite.js";
 import type { TargetBuildDeps } from "./factory.js";
 import { LibraryCache } from "./library-cache.js";
-import { createScannerTargetFromConfig } from "./plex-scanner/scanner-target.js";
-import { afterScanOf, createPlexTarget } from "./plex/plex-target.js";
 import { TARGET_FACTORIES } from "./registry.js";
 
 export type { TargetBuildDeps } from "./factory.js";
 
 /**
- * Every enabled target, in order: first the Plex target of the flat PLEX_*
- * keys (unless PLEX_ENABLED is false; API or scanner method as configured,
- * named "plex" or "plex-scanner" as before), then each enabled TARGETS entry,
- * built by the factory its TYPE names in registry.ts. Nothing is contacted
- * until start() or a library lookup. Assumes a validated config.
+ * Every enabled TARGETS entry, in order (the loader made the flat PLEX_* keys
+ * the first one: config/plex-entry.ts), built by the factory its TYPE names
+ * in registry.ts. Nothing is contacted until start() or a library lookup.
+ * Assumes a loaded config.
  */
 export function buildTargets(config: Config, deps: TargetBuildDeps): TargetRuntime[] {
   const built: TargetRuntime[] = [];
-  if (config.PLEX_ENABLED) built.push(buildFlatPlex(config, deps));
   config.TARGETS.forEach((entry, i) => {
     if (!entry.ENABLED) return;
-    const at = `TARGETS[${i}]`;
-    const target = TARGET_FACTORIES[entry.TYPE]({ entry, at, config }, deps);
-    const rewriter = createRewriter([{ rules: entry.REWRITES ?? [], at: `${at}.REWRITES` }]);
-    built.push(assemble(target, target.libraries, mapperFor(entry.PATH_MAPPINGS, `${at}.PATH_MAPPINGS`, rewriter)));
+    const keyOf = (field: string) => writtenKeyOf(config, i, field);
+    const at = writtenPathOf(config, i) ?? entry.NAME;
+    const target = TARGET_FACTORIES[entry.TYPE]({ entry, at, keyOf, config }, deps);
+    const rewriter = createRewriter([{ rules: entry.REWRITES ?? [], at: keyOf("REWRITES") }]);
+    built.push(assemble(target, target.libraries, mapperFor(entry.PATH_MAPPINGS, keyOf("PATH_MAPPINGS"), rewriter)));
   });
   return built;
 }
@@ -38,24 +36,6 @@ export function buildTargets(config: Config, deps: TargetBuildDeps): TargetRunti
  */
 export function runtimeOfTarget(target: Target, tuning: { clock?: Clock; logger?: Logger } = {}): TargetRuntime {
   return assemble(target, new LibraryCache({ ...tuning, name: target.name, fetch: () => target.listLibraries() }), undefined);
-}
-
-function buildFlatPlex(config: Config, deps: TargetBuildDeps): TargetRuntime {
-  const { clock, logger } = deps;
-  const plexDeps = {
-    clock,
-    logger,
-    fetch: deps.fetch,
-    timeoutMs: deps.timeoutMs,
-    afterScan: { config, env: deps.env, signal: deps.signal },
-  };
-  if (config.PLEX_SCAN_METHOD === "scanner") {
-    const scanner = createScannerTargetFromConfig(config, { env: deps.env ?? {}, logger, signal: deps.signal });
-    // The scanner target reads the Plex database on every listLibraries(); the cache serves the HTTP side.
-    return runtimeOfTarget({ ...scanner, afterScan: afterScanOf({}, plexDeps) }, { clock, logger });
-  }
-  const plex = createPlexTarget(config, plexDeps);
-  return assemble(plex, plex.libraries, undefined);
 }
 
 function assemble(target: Target, libraries: LibraryCache, mapper: PathMapper | undefined): TargetRuntime {

@@ -1,13 +1,14 @@
 import type { Config, TargetConfig } from "../config/types.js";
 import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
-import type { CachedTarget } from "./cached-target.js";
+import type { Target } from "../domain.js";
+import type { LibraryCache } from "./library-cache.js";
 
 /** What building a target may use besides its config entry. */
 export interface TargetBuildDeps {
   logger: Logger;
   clock?: Clock;
-  /** The environment Plex Media Scanner starts from (PLEX_SCAN_METHOD "scanner"). */
+  /** The environment Plex Media Scanner starts from (a Plex entry with the scanner method). */
   env?: NodeJS.ProcessEnv;
   /** Aborting it stops a running Plex Media Scanner (service shutdown). */
   signal?: AbortSignal;
@@ -16,11 +17,13 @@ export interface TargetBuildDeps {
   timeoutMs?: number;
 }
 
-/** One TARGETS entry and where it sits in the config (`TARGETS[2]`), for messages naming its keys. */
+/** One TARGETS entry and where it sits in the user's file (`TARGETS[2]`), for messages naming its keys. */
 export interface TargetEntry {
   entry: TargetConfig;
   at: string;
-  /** The whole config, for the flat keys an entry's unset fields fall back to (a Plex entry's after-scan settings). */
+  /** The key a message names for one of its fields (`TARGETS[2].URL`, or `PLEX_LOCAL_URL` for the entry the flat keys made); `${at}.${field}` when absent. */
+  keyOf?: (field: string) => string;
+  /** The whole config: Plex Media Scanner's own keys (the scanner method), the defaults of an entry the loader did not fill. */
   config?: Config;
 }
 
@@ -29,7 +32,10 @@ export interface TargetEntry {
  * until its libraries are asked for. Each target folder exports one, and
  * registry.ts maps the TYPE to it.
  */
-export type TargetFactory = (entry: TargetEntry, deps: TargetBuildDeps) => CachedTarget;
+export type TargetFactory = (entry: TargetEntry, deps: TargetBuildDeps) => BuiltTarget;
+
+/** A target with the cache over its library list (a CachedTarget, or the scanner method's target with one beside it). */
+export type BuiltTarget = Target & { readonly libraries: LibraryCache; readonly where: string };
 
 /** The client options of an entry whose credential is TOKEN sent as a header (Tdarr, Sonarr, Radarr). */
 export function keyClientOptionsOf({ entry, at }: TargetEntry, { fetch, timeoutMs }: TargetBuildDeps): KeyClientOptions {

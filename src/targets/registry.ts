@@ -15,7 +15,7 @@ import { createFileFlowsTarget } from "./fileflows/fileflows-target.js";
 import { jellyfinConfig } from "./jellyfin/config.js";
 import { createJellyfinTarget } from "./jellyfin/jellyfin-target.js";
 import { plexConfig } from "./plex/config.js";
-import { createPlexEntryTarget } from "./plex/plex-target.js";
+import { createPlexEntryTarget } from "./plex/entry-target.js";
 import { createRadarrTarget } from "./arr/radarr.js";
 import { createSonarrTarget } from "./arr/sonarr.js";
 import { tdarrConfig } from "./tdarr/config.js";

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
+import { flatPlexEntry } from "../../src/config/plex-entry.js";
 import { createConfirmer, type ConfirmSettings, type ConfirmWait, type Confirmer } from "../../src/delivery/after-scan/confirm.js";
 import { createPlexAfterScan } from "../../src/targets/plex/after-scan.js";
 import { PlexApiClient } from "../../src/targets/plex/api.js";
@@ -18,7 +19,7 @@ let confirmer: Confirmer;
 /** The Plex target's after-scan capability over the fake, its files found in `databasePath` or through the API. */
 function plexAfterScan(databasePath = "") {
   const config = { ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
-  return createPlexAfterScan({ ...config, PLEX_DATABASE_PATH: databasePath }, { env: {} });
+  return createPlexAfterScan({ ...flatPlexEntry(config), DATABASE_PATH: databasePath }, { env: {} });
 }
 
 beforeEach(async () => {

@@ -7,6 +7,7 @@ import {
   type TrashInput,
   type TrashSettings,
 } from "../../src/delivery/after-scan/empty-trash.js";
+import { flatPlexEntry } from "../../src/config/plex-entry.js";
 import { createPlexAfterScan } from "../../src/targets/plex/after-scan.js";
 import { PlexApiClient } from "../../src/targets/plex/api.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
@@ -73,7 +74,7 @@ describe("emptyTrashIfSafe against Plex", () => {
     plex = await startFakePlex({ refreshDuration: "manual" });
     api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
     const config = { ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
-    deps = createPlexAfterScan({ ...config, PLEX_DATABASE_PATH: "" }, { env: {} });
+    deps = createPlexAfterScan({ ...flatPlexEntry(config), DATABASE_PATH: "" }, { env: {} });
   });
   afterEach(async () => {
     await plex.close();

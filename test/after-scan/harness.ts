@@ -1,3 +1,4 @@
+import { withPlexEntry } from "../../src/config/plex-entry.js";
 import { createMountSafety, type MountSafety } from "../../src/mount/mount-safety.js";
 import { defaultConfig } from "../../src/config/defaults.js";
 import type { Config } from "../../src/config/types.js";
@@ -68,7 +69,7 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
   const start = () => {
     controller = new AbortController();
     queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 0, logger });
-    const targets = buildTargets(config, { logger, clock, env: process.env, signal: controller.signal, timeoutMs: 5_000 });
+    const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env, signal: controller.signal, timeoutMs: 5_000 });
     mount = createMountSafety(config, { logger, clock });
     // One gate for the deliveries and the after-scan work, as serve builds it.
     const gate = mount.anchors.anchors.length > 0 ? createAnchorGate(mount.anchors, clock) : undefined;

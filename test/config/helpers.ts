@@ -4,9 +4,9 @@ import type { ConfigRequirement } from "../../src/config/rules.js";
 
 export const PASS = "0123456789abcdef0123456789abcdef";
 
-/** A config.json holding a valid SERVER_PASS and `extra`, loaded as scanarr loads it. */
+/** A config.json holding a valid SERVER_PASS and `extra`, loaded as scanarr loads it: its keys as written, with the defaults. */
 export function load(extra: Record<string, unknown>) {
-  return parseConfigText(JSON.stringify({ SERVER_PASS: PASS, ...extra })).config;
+  return parseConfigText(JSON.stringify({ SERVER_PASS: PASS, ...extra })).written;
 }
 
 /** The problems loading `text` as a config.json reports: none when it loads. */

@@ -54,7 +54,7 @@ describe("mount-safety keys", () => {
       false,
     ]);
     expect(config.RCLONE.RC_CACHE_REFRESH.ENABLED).toBe(false);
-    expect(parseConfigText(JSON.stringify(config)).config).toEqual(config);
+    expect(parseConfigText(JSON.stringify(config)).written).toEqual(config);
   });
 
   it("reports a relative anchor, an RC_URL that is no URL and a mapping value that is no array at once, with dotted paths", () => {

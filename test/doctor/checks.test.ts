@@ -1,3 +1,4 @@
+import { withPlexEntry } from "../../src/config/plex-entry.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ import { tempDir } from "../helpers/cli.js";
 import { buildPlexDb } from "../scan/helpers/plex-db.js";
 
 function contextFor(config: Config): DoctorContext {
-  return { config, paths: resolveInstallPaths(tempDir()), unmet: [], targets: [], libraries: memoLibraries([]) };
+  return { config: withPlexEntry(config), paths: resolveInstallPaths(tempDir()), unmet: [], targets: [], libraries: memoLibraries([]) };
 }
 
 describe("doctor: the Plex database", () => {
@@ -119,7 +120,7 @@ describe("doctor: the targets", () => {
         PLEX_TOKEN: plex.token,
         TARGETS: [withTargetDefaults({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })],
       };
-      const targets = buildTargets(config, { logger: silentLogger() });
+      const targets = buildTargets(withPlexEntry(config), { logger: silentLogger() });
       const results = await targetsCheck.run({ ...contextFor(config), targets, libraries: memoLibraries(targets) });
       expect(results).toEqual([
         { name: "target plex", ok: true, detail: expect.stringMatching(/^reachable at http:.*, token accepted, admin; \d+ libraries/) },
@@ -145,7 +146,7 @@ describe("doctor: the targets", () => {
           withTargetDefaults({ TYPE: "command", NAME: "gone", COMMAND: ["/nonexistent/on-scan.sh", "{folder}"] }),
         ],
       };
-      const targets = buildTargets(config, { logger: silentLogger(), env: { PATH: "/usr/bin:/bin" } });
+      const targets = buildTargets(withPlexEntry(config), { logger: silentLogger(), env: { PATH: "/usr/bin:/bin" } });
       const results = await targetsCheck.run({ ...contextFor(config), targets, libraries: memoLibraries(targets) });
       expect(results).toEqual([
         {

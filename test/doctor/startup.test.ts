@@ -1,3 +1,4 @@
+import { withPlexEntry } from "../../src/config/plex-entry.js";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
@@ -35,7 +36,7 @@ async function startUp(overrides: Partial<Config>): Promise<Array<Record<string,
   };
   await runStartupDoctor({
     config,
-    targets: buildTargets(config, { logger: silentLogger() }),
+    targets: buildTargets(withPlexEntry(config), { logger: silentLogger() }),
     paths: resolveInstallPaths(tempDir()),
     logger: createLogger({ level: "debug", format: "json", destination }),
   });

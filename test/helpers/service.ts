@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { Writable } from "node:stream";
 import { defaultConfig } from "../../src/config/defaults.js";
+import { withPlexEntry } from "../../src/config/plex-entry.js";
 import type { Config } from "../../src/config/types.js";
 import { systemClock, type Clock } from "../../src/lib/clock.js";
 import { resolveInstallPaths, type InstallPaths } from "../../src/lib/install-paths.js";
@@ -112,7 +113,8 @@ export async function startServiceOn(
   });
   const logger = createLogger({ level: "debug", format: "json", destination, redact: secretLogPaths() });
   const { clock = systemClock, env = process.env, anchorPollMs, targetTimeoutMs } = options;
-  const service = await startService({ config, paths, logger, clock, env, anchorPollMs, targetTimeoutMs });
+  // As the loader gives it: the flat PLEX_* keys made a TARGETS entry.
+  const service = await startService({ config: withPlexEntry(config), paths, logger, clock, env, anchorPollMs, targetTimeoutMs });
   const origin = `http://127.0.0.1:${service.port}`;
   return { service, origin, base: `${origin}/${TEST_PASS}`, logs: () => logText };
 }

@@ -35,7 +35,7 @@ targets:
 
 describe("scanarr import autopulse: filters, timers and regular-expression rewrites", async () => {
   const built = await buildConfig(readAutopulse(parse(AUTOPULSE)), { pass: "0123456789abcdef", hashPassword: async () => "" });
-  const { config } = parseConfigText(JSON.stringify(built.config));
+  const { written: config } = parseConfigText(JSON.stringify(built.config));
 
   it("gives each trigger its rewrites, filter and timer as a SOURCES entry", () => {
     expect(config.SOURCES).toEqual({

@@ -3,6 +3,7 @@ import { defaultConfig } from "../../src/config/defaults.js";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library } from "../../src/domain.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import type { ScannerMode } from "../../src/targets/plex-scanner/scanner-command.js";
+import { flatPlexEntry } from "../../src/config/plex-entry.js";
 import { createScannerTarget, createScannerTargetFromConfig } from "../../src/targets/plex-scanner/scanner-target.js";
 import { createFakeBin, type FakeBin } from "./helpers/fake-bin.js";
 import { buildPlexDb } from "./helpers/plex-db.js";
@@ -106,7 +107,7 @@ describe("the scanner target", () => {
   it("is built from the config with a sudo that never prompts", async () => {
     const bin = createFakeBin();
     const config = { ...defaultConfig("a".repeat(32)), PLEX_SCANNER: bin.scanner, USE_SUDO: true, PLEX_SCAN_METHOD: "scanner" as const };
-    const t = createScannerTargetFromConfig(config, { env: bin.env, logger: silentLogger() });
+    const t = createScannerTargetFromConfig(config, flatPlexEntry(config), { env: bin.env, logger: silentLogger() });
     await t.scan("/data/TV/A", TV);
     expect(bin.records()[0]?.argv.slice(0, 3)).toEqual(["-n", "-u", "plex"]);
   });

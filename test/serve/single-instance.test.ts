@@ -1,3 +1,4 @@
+import { withPlexEntry } from "../../src/config/plex-entry.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -47,7 +48,7 @@ describe("one serve per data directory", () => {
     expect(claimed).toEqual([{ state: "delivering", owner: expect.any(String) }]);
 
     const second = startService({
-      config: { ...first.config, SERVER_PORT: 0 },
+      config: withPlexEntry({ ...first.config, SERVER_PORT: 0 }),
       paths: first.paths,
       logger: silentLogger(),
       clock: systemClock,
@@ -79,7 +80,7 @@ describe("one serve per data directory", () => {
     const config = testServiceConfig(plex);
 
     const started = Date.now();
-    const start = startService({ config, paths, logger: silentLogger(), clock: systemClock, env: {} });
+    const start = startService({ config: withPlexEntry(config), paths, logger: silentLogger(), clock: systemClock, env: {} });
     await expect(start).rejects.toThrow(UserError);
     expect(Date.now() - started).toBeLessThan(3_000);
     const message = await start.then(
@@ -114,11 +115,19 @@ describe("one serve per data directory", () => {
       PLEX_TOKEN: plex.token,
     };
 
-    await expect(startService({ config, paths, logger: silentLogger(), clock, env: {} })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    await expect(startService({ config: withPlexEntry(config), paths, logger: silentLogger(), clock, env: {} })).rejects.toMatchObject({
+      code: "EADDRINUSE",
+    });
     expect(plex.refreshes).toEqual([]);
     expect(deliveryRows(paths.database)).toEqual([{ state: "pending", owner: null }]);
 
-    const next = await startService({ config: { ...config, SERVER_PORT: 0 }, paths, logger: silentLogger(), clock, env: {} });
+    const next = await startService({
+      config: withPlexEntry({ ...config, SERVER_PORT: 0 }),
+      paths,
+      logger: silentLogger(),
+      clock,
+      env: {},
+    });
     cleanups.push(() => next.stop());
     await plex.waitForRefreshes(1);
     expect(plex.refreshes.map((r) => r.path)).toEqual(["/data/TV/Show/Season 1"]);

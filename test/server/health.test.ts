@@ -12,7 +12,7 @@ import { ScanQueue } from "../../src/queue/scan-queue.js";
 import { QueueReads } from "../../src/queue/views/queue-reads.js";
 import { createScanServer, listen } from "../../src/server/app.js";
 import { evaluateHealth, type HealthFacts } from "../../src/server/health.js";
-import { createPlexTarget, type PlexTarget } from "../../src/targets/plex/plex-target.js";
+import { createNamedPlexTarget, type PlexTarget } from "../../src/targets/plex/plex-target.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 import { tempDir } from "../helpers/cli.js";
 import { SHOWN_STATES } from "../../src/queue/shown-state.js";
@@ -89,7 +89,7 @@ describe("GET /health with a real Plex target", () => {
 
   async function start(token: (p: FakePlex) => string): Promise<string> {
     plex = await startFakePlex();
-    target = createPlexTarget({ PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: token(plex) }, { timeoutMs: 2_000 });
+    target = createNamedPlexTarget({ name: "plex", url: plex.url, token: token(plex) }, { timeoutMs: 2_000 });
     const dir = tempDir();
     mkdirSync(path.join(dir, "data"));
     const db = openDatabase(path.join(dir, "data", "scanarr.db"));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig, withTargetDefaults } from "../../src/config/defaults.js";
+import { withPlexEntry } from "../../src/config/plex-entry.js";
 import type { Config, TargetConfig } from "../../src/config/types.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import type { LibraryCatalog } from "../../src/domain.js";
@@ -19,7 +20,7 @@ afterEach(async () => {
 });
 
 function config(overrides: Partial<Config> = {}): Config {
-  return { ...defaultConfig("0123456789abcdef0123456789abcdef"), ...overrides };
+  return withPlexEntry({ ...defaultConfig("0123456789abcdef0123456789abcdef"), ...overrides });
 }
 
 function entry(fields: Pick<TargetConfig, "TYPE" | "NAME" | "URL"> & Partial<TargetConfig>): TargetConfig {

@@ -29,18 +29,17 @@ export interface ScannerOverrides {
   user?: string;
 }
 
+/** How Plex Media Scanner runs on this machine: flat keys, shared by `scan` and a Plex entry with the scanner method. */
+export type ScannerKeys = Pick<
+  Config,
+  "PLEX_SCANNER" | "PLEX_LD_LIBRARY_PATH" | "PLEX_SUPPORT_DIR" | "PLEX_USER" | "USE_DOCKER" | "DOCKER_NAME" | "USE_SUDO"
+>;
+
 /**
  * The effective way to run the scanner. A flag beats the config; with both
  * USE_DOCKER and USE_SUDO set, Docker wins, as it did in plex_autoscan.
  */
-export function resolveScannerSettings(
-  config: Pick<
-    Config,
-    "PLEX_SCANNER" | "PLEX_LD_LIBRARY_PATH" | "PLEX_SUPPORT_DIR" | "PLEX_USER" | "USE_DOCKER" | "DOCKER_NAME" | "USE_SUDO"
-  >,
-  overrides: ScannerOverrides = {},
-  nonInteractive = false,
-): ScannerSettings {
+export function resolveScannerSettings(config: ScannerKeys, overrides: ScannerOverrides = {}, nonInteractive = false): ScannerSettings {
   const dockerFlag = overrides.docker === true || typeof overrides.docker === "string";
   if (overrides.sudo === true && dockerFlag) {
     throw new UserError("--docker and --sudo cannot be combined: pick one way to reach the scanner", 2);

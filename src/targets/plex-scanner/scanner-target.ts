@@ -1,11 +1,9 @@
 import { access, constants } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { TargetAuthError, TargetFatalError, TargetUnavailableError, type Library, type Target } from "../../domain.js";
-import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
-import type { Config } from "../../config/types.js";
 import type { Logger } from "../../lib/logger.js";
 import { openPlexLibraryDb } from "../plex/library-db.js";
-import { buildScanCommand, resolveScannerSettings, type ScannerSettings } from "./scanner-command.js";
+import { buildScanCommand, resolveScannerSettings, type ScannerKeys, type ScannerSettings } from "./scanner-command.js";
 import { runScanner, type ScannerRun } from "./scanner.js";
 import { messageOf } from "../../lib/errors.js";
 
@@ -13,6 +11,8 @@ import { messageOf } from "../../lib/errors.js";
 export const DEFAULT_SCANNER_TIMEOUT_MS = 60 * 60 * 1000;
 
 export interface ScannerTargetOptions {
+  /** Shown in logs and the API; "plex-scanner" by default. */
+  name?: string;
   settings: ScannerSettings;
   databasePath: string;
   /** The environment the scanner starts from (PATH included). */
@@ -25,7 +25,7 @@ export interface ScannerTargetOptions {
 }
 
 /**
- * The Target for PLEX_SCAN_METHOD "scanner": runs Plex Media Scanner, one run
+ * The Target of a Plex entry with the scanner method: runs Plex Media Scanner, one run
  * at a time because Plex's scanner is not meant to run concurrently, and
  * reads libraries from the read-only Plex database.
  */
@@ -53,7 +53,7 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
   const { mode, scanner } = options.settings;
   return {
     maxInFlight: 1,
-    name: PLEX_TARGET_NAMES.scanner,
+    name: options.name ?? "plex-scanner",
     // Plex's scanner takes one section per run, so a folder in two libraries gets two runs.
     scansPerLibrary: true,
     confirms: true,
@@ -86,10 +86,14 @@ export function createScannerTarget(options: ScannerTargetOptions): Target {
   };
 }
 
-/** Builds the target from the config, with sudo never waiting for a password. */
-export function createScannerTargetFromConfig(config: Config, deps: Omit<ScannerTargetOptions, "settings" | "databasePath">): Target {
+/** Builds the target of a Plex entry from the scanner's own keys, with sudo never waiting for a password. */
+export function createScannerTargetFromConfig(
+  config: ScannerKeys,
+  entry: { NAME: string; DATABASE_PATH: string },
+  deps: Omit<ScannerTargetOptions, "settings" | "databasePath" | "name">,
+): Target {
   const settings = resolveScannerSettings(config, {}, true);
-  return createScannerTarget({ ...deps, settings, databasePath: config.PLEX_DATABASE_PATH });
+  return createScannerTarget({ ...deps, name: entry.NAME, settings, databasePath: entry.DATABASE_PATH });
 }
 
 // Which failures are worth retrying: a container being recreated, a slow or

@@ -1,4 +1,4 @@
-import type { Config } from "../../config/types.js";
+import type { PlexEntry } from "../../config/plex-entry.js";
 import { TargetUnavailableError, type AfterScanCapability } from "../../domain.js";
 import { analyzeCallsThroughApi, analyzeCallsThroughScanner, pickAnalyzeItems } from "./analyze.js";
 import { PlexApiClient, type PlexSection } from "./api.js";
@@ -7,33 +7,8 @@ import { createPlexLookup } from "./library-lookup.js";
 import { plexRefreshCalls } from "./item-refresh.js";
 import { itemsOfRef } from "./sidecar-items.js";
 import { DEFAULT_SCANNER_TIMEOUT_MS } from "../plex-scanner/scanner-target.js";
-import { resolveScannerSettings } from "../plex-scanner/scanner-command.js";
+import type { ScannerSettings } from "../plex-scanner/scanner-command.js";
 import { messageOf } from "../../lib/errors.js";
-
-/** The keys the after-scan work reads: the flat PLEX_* keys, or a TARGETS entry's (afterScanConfigOfEntry). */
-export type AfterScanConfig = Pick<
-  Config,
-  | "PLEX_LOCAL_URL"
-  | "PLEX_TOKEN"
-  | "PLEX_DATABASE_PATH"
-  | "PLEX_SCAN_METHOD"
-  | "PLEX_CONFIRM_SCANS"
-  | "PLEX_CONFIRM_POLL_INTERVAL"
-  | "PLEX_CONFIRM_MAX_WAIT"
-  | "PLEX_CONFIRM_RESCAN_DELAY"
-  | "PLEX_ANALYZE_TYPE"
-  | "PLEX_ANALYZE_DIRECTORY"
-  | "PLEX_EMPTY_TRASH"
-  | "PLEX_EMPTY_TRASH_MAX_FILES"
-  | "PLEX_EMPTY_TRASH_ZERO_DELETED"
-  | "PLEX_SCANNER"
-  | "PLEX_LD_LIBRARY_PATH"
-  | "PLEX_SUPPORT_DIR"
-  | "PLEX_USER"
-  | "USE_DOCKER"
-  | "DOCKER_NAME"
-  | "USE_SUDO"
->;
 
 export interface AfterScanDeps {
   /** The environment the scanner starts from (scanner method). */
@@ -42,60 +17,81 @@ export interface AfterScanDeps {
   signal?: AbortSignal;
   fetch?: typeof fetch;
   timeoutMs?: number;
-  /** The keys Plex's refusals name (a TARGETS entry's `TARGETS[n].URL` / `.TOKEN`); PLEX_LOCAL_URL / PLEX_TOKEN by default. */
+  /** The keys Plex's refusals name (`TARGETS[n].URL` / `.TOKEN`, or the flat keys the entry came from). */
   urlKey?: string;
   tokenKey?: string;
+  /** How Plex Media Scanner runs on this machine: analyze runs it with the scanner method. */
+  scanner?: ScannerSettings;
 }
 
+/** What the after-scan work reads of a Plex entry. */
+export type AfterScanEntry = Pick<
+  PlexEntry,
+  | "URL"
+  | "TOKEN"
+  | "DATABASE_PATH"
+  | "SCAN_METHOD"
+  | "CONFIRM_SCANS"
+  | "CONFIRM_POLL_INTERVAL"
+  | "CONFIRM_MAX_WAIT"
+  | "CONFIRM_RESCAN_DELAY"
+  | "ANALYZE_TYPE"
+  | "ANALYZE_DIRECTORY"
+  | "EMPTY_TRASH"
+  | "EMPTY_TRASH_MAX_FILES"
+  | "EMPTY_TRASH_ZERO_DELETED"
+>;
+
 /**
- * The after-scan capability of a Plex target, from its settings. With the
+ * The after-scan capability of a Plex target, from its entry. With the
  * `scanner` method the scanner has finished when the scan is delivered, so
  * sections come from the Plex database and never show `refreshing`; analyze
  * runs the scanner. Empty trash always goes through the API (it needs the
- * token). Files are found in the database when PLEX_DATABASE_PATH can be
+ * token). Files are found in the database when its DATABASE_PATH can be
  * read, else through the API's folder view (library-lookup.ts).
  */
-export function createPlexAfterScan(config: AfterScanConfig, deps: AfterScanDeps): AfterScanCapability {
+export function createPlexAfterScan(entry: AfterScanEntry, deps: AfterScanDeps): AfterScanCapability {
   const api = new PlexApiClient({
-    baseUrl: config.PLEX_LOCAL_URL,
-    token: config.PLEX_TOKEN,
+    baseUrl: entry.URL,
+    token: entry.TOKEN,
     fetch: deps.fetch,
     timeoutMs: deps.timeoutMs,
     urlKey: deps.urlKey,
     tokenKey: deps.tokenKey,
   });
-  const lookup = createPlexLookup({ databasePath: config.PLEX_DATABASE_PATH, api });
-  const scanner = config.PLEX_SCAN_METHOD === "scanner";
-  const analyzes = config.PLEX_ANALYZE_TYPE !== "off";
+  const lookup = createPlexLookup({ databasePath: entry.DATABASE_PATH, api });
+  const scanner = entry.SCAN_METHOD === "scanner";
+  const analyzes = entry.ANALYZE_TYPE !== "off";
   return {
     settings: {
       confirm: {
-        pollMs: config.PLEX_CONFIRM_POLL_INTERVAL * 1000,
-        maxWaitMs: config.PLEX_CONFIRM_MAX_WAIT * 1000,
-        rescanDelayMs: config.PLEX_CONFIRM_RESCAN_DELAY * 1000,
-        confirmFiles: config.PLEX_CONFIRM_SCANS,
+        pollMs: entry.CONFIRM_POLL_INTERVAL * 1000,
+        maxWaitMs: entry.CONFIRM_MAX_WAIT * 1000,
+        rescanDelayMs: entry.CONFIRM_RESCAN_DELAY * 1000,
+        confirmFiles: entry.CONFIRM_SCANS,
       },
       trash: {
-        enabled: config.PLEX_EMPTY_TRASH,
-        maxFiles: config.PLEX_EMPTY_TRASH_MAX_FILES,
-        zeroDeleted: config.PLEX_EMPTY_TRASH_ZERO_DELETED,
+        enabled: entry.EMPTY_TRASH,
+        maxFiles: entry.EMPTY_TRASH_MAX_FILES,
+        zeroDeleted: entry.EMPTY_TRASH_ZERO_DELETED,
       },
-      waitsForSection: config.PLEX_CONFIRM_SCANS || analyzes || config.PLEX_EMPTY_TRASH,
+      waitsForSection: entry.CONFIRM_SCANS || analyzes || entry.EMPTY_TRASH,
       analyzes,
     },
-    listLibraryStates: async () => (scanner ? sectionsFromDb(config.PLEX_DATABASE_PATH) : api.listSections()),
+    listLibraryStates: async () => (scanner ? sectionsFromDb(entry.DATABASE_PATH) : api.listSections()),
     async findFiles(requests) {
       const located = await lookup.locate(requests.map(({ library, files }) => ({ section: library, files })));
       const found = located.found.map((byFile) => new Map([...byFile].map(([file, ref]) => [file, itemsOfRef(ref)])));
       return { found, source: located.source, ...(located.databaseProblem ? { sourceProblem: located.databaseProblem } : {}) };
     },
     analyzeCalls(items) {
-      const keys = pickAnalyzeItems(items, config.PLEX_ANALYZE_DIRECTORY);
+      const keys = pickAnalyzeItems(items, entry.ANALYZE_DIRECTORY);
       if (!analyzes || keys.length === 0) return [];
       if (!scanner) return analyzeCallsThroughApi(api, keys);
-      const settings = resolveScannerSettings(config, {}, true);
+      const settings = deps.scanner;
+      if (!settings) throw new Error("the scanner method's analyze needs the scanner's settings");
       const options = { env: deps.env, timeoutMs: DEFAULT_SCANNER_TIMEOUT_MS, ...(deps.signal ? { signal: deps.signal } : {}) };
-      return analyzeCallsThroughScanner(settings, config.PLEX_ANALYZE_TYPE, keys, options);
+      return analyzeCallsThroughScanner(settings, entry.ANALYZE_TYPE, keys, options);
     },
     refreshCalls: (items, analyzed) => plexRefreshCalls(api, items, analyzed),
     countTrash: async (library) => (await lookup.countTrash(library)).count,

@@ -1,18 +1,15 @@
-import { PLEX_TARGET_NAMES } from "../../config/defaults.js";
-import type { Config } from "../../config/types.js";
 import type { AfterScanCapability, ItemRefreshReport, Library } from "../../domain.js";
 import { systemClock, type Clock } from "../../lib/clock.js";
 import type { FolderListing } from "./folder-listing.js";
 import type { Logger } from "../../lib/logger.js";
 import { CachedTarget } from "../cached-target.js";
-import type { TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { PlexApiClient } from "./api.js";
 import { refreshPlexItems } from "./item-refresh.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
 import { itemsOfRef } from "./sidecar-items.js";
-import { createPlexAfterScan, type AfterScanConfig } from "./after-scan.js";
-import { afterScanConfigOfEntry } from "./after-scan-config.js";
+import { createPlexAfterScan, type AfterScanEntry } from "./after-scan.js";
+import type { ScannerSettings } from "../plex-scanner/scanner-command.js";
 
 /**
  * How long folder-view listings above a file's folder serve further item
@@ -29,14 +26,14 @@ export interface PlexTargetOptions extends LibraryCacheTuning {
   api: PlexApi;
   /** Finds a file's item (the library database, else the folder view); without it items are never refreshed. */
   lookup?: Pick<PlexLookup, "locate">;
-  /** Shown in logs and the API; "plex" (the flat PLEX_* keys) by default. */
+  /** Shown in logs and the API; "plex" by default. */
   name?: string;
   /** Its after-scan capability (after-scan.ts), when its settings are known. */
   afterScan?: AfterScanCapability;
 }
 
 /**
- * Plex through its HTTP API (`PLEX_SCAN_METHOD: "api"`). The libraries live
+ * Plex through its HTTP API (the "api" method). The libraries live
  * in a LibraryCache: refetched when older than the TTL, when a folder matches
  * no library, and after a scan failed in a way that hints at a stale section.
  */
@@ -53,7 +50,7 @@ export class PlexTarget extends CachedTarget {
   private walk = { cache: new Map<string, Promise<FolderListing>>(), since: 0 };
 
   constructor(options: PlexTargetOptions) {
-    const { api, lookup, name = PLEX_TARGET_NAMES.api, afterScan, ...tuning } = options;
+    const { api, lookup, name = "plex", afterScan, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
     if (afterScan) this.afterScan = afterScan;
     this.api = api;
@@ -137,17 +134,8 @@ export interface PlexTargetDeps {
   logger?: Logger;
   fetch?: typeof fetch;
   timeoutMs?: number;
-  /** The after-scan settings (the flat PLEX_* keys, or an entry's with their fallbacks): with them the target has its after-scan capability. */
-  afterScan?: { config: AfterScanConfig; env?: NodeJS.ProcessEnv; signal?: AbortSignal };
-}
-
-/** The Plex target described by the flat keys (PLEX_LOCAL_URL, PLEX_TOKEN); `deps.afterScan` gives it its after-scan work. */
-export function createPlexTarget(
-  config: Pick<Config, "PLEX_LOCAL_URL" | "PLEX_TOKEN"> & Partial<Pick<Config, "PLEX_DATABASE_PATH">>,
-  deps: PlexTargetDeps = {},
-): PlexTarget {
-  const settings = { name: PLEX_TARGET_NAMES.api, url: config.PLEX_LOCAL_URL, token: config.PLEX_TOKEN };
-  return createNamedPlexTarget({ ...settings, databasePath: config.PLEX_DATABASE_PATH ?? "" }, deps);
+  /** The entry's after-scan settings: with them the target has its after-scan capability. */
+  afterScan?: { entry: AfterScanEntry; env?: NodeJS.ProcessEnv; signal?: AbortSignal; scanner?: ScannerSettings };
 }
 
 export interface PlexTargetSettings {
@@ -182,10 +170,11 @@ export function afterScanOf(
   deps: PlexTargetDeps,
 ): AfterScanCapability | undefined {
   if (!deps.afterScan) return undefined;
-  const { config, env = {}, signal } = deps.afterScan;
+  const { entry, env = {}, signal, scanner } = deps.afterScan;
   const { urlKey, tokenKey } = settings;
-  return createPlexAfterScan(config, {
+  return createPlexAfterScan(entry, {
     env,
+    ...(scanner ? { scanner } : {}),
     fetch: deps.fetch,
     timeoutMs: deps.timeoutMs,
     urlKey,
@@ -193,21 +182,3 @@ export function afterScanOf(
     ...(signal ? { signal } : {}),
   });
 }
-
-/**
- * A TARGETS entry of TYPE "plex": always the API method (the scanner is for
- * the flat PLEX_* keys). Its after-scan settings are its own fields, each
- * falling back to the flat PLEX_* key (after-scan-config.ts).
- */
-export const createPlexEntryTarget: TargetFactory = ({ entry, at, config }, deps) =>
-  createNamedPlexTarget(
-    {
-      name: entry.NAME,
-      url: entry.URL,
-      token: entry.TOKEN,
-      urlKey: `${at}.URL`,
-      tokenKey: `${at}.TOKEN`,
-      databasePath: entry.DATABASE_PATH ?? "",
-    },
-    config ? { ...deps, afterScan: { config: afterScanConfigOfEntry(config, entry), env: deps.env, signal: deps.signal } } : deps,
-  );

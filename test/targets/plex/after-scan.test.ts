@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/config/defaults.js";
+import { flatPlexEntry } from "../../../src/config/plex-entry.js";
 import type { Config } from "../../../src/config/types.js";
+import { resolveScannerSettings } from "../../../src/targets/plex-scanner/scanner-command.js";
 import { TargetUnavailableError } from "../../../src/domain.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
 import { createConfirmer, type ConfirmWait } from "../../../src/delivery/after-scan/confirm.js";
@@ -47,7 +49,7 @@ const confirmerOf = (afterScan: ReturnType<typeof createPlexAfterScan>) =>
 
 describe("createPlexAfterScan with the api method", () => {
   it("confirms a Sonarr import and analyzes its episode once, then empties the trash of an upgrade", async () => {
-    const afterScan = createPlexAfterScan(configFor({ PLEX_ANALYZE_TYPE: "basic", PLEX_EMPTY_TRASH: true }), { env: {} });
+    const afterScan = createPlexAfterScan(flatPlexEntry(configFor({ PLEX_ANALYZE_TYPE: "basic", PLEX_EMPTY_TRASH: true })), { env: {} });
     expect(afterScan.settings.waitsForSection).toBe(true);
     const api = new PlexApiClient({ baseUrl: plex.url, token: plex.token });
     plex.addItem(`${SEASON}/E01.720p.mkv`);
@@ -75,7 +77,7 @@ describe("createPlexAfterScan with the api method", () => {
   });
 
   it("neither analyzes nor waits for sections when confirmation, analyze and empty trash are all off", async () => {
-    const afterScan = createPlexAfterScan(configFor({ PLEX_CONFIRM_SCANS: false }), { env: {} });
+    const afterScan = createPlexAfterScan(flatPlexEntry(configFor({ PLEX_CONFIRM_SCANS: false })), { env: {} });
     expect(afterScan.settings.waitsForSection).toBe(false);
     expect(await analyzeItems(afterScan, [{ file: "/x", ratingKey: "1" }])).toEqual({ analyzed: [], failed: [] });
     expect(plex.requests).toEqual([]);
@@ -97,7 +99,7 @@ describe("createPlexAfterScan with the scanner method", () => {
       PLEX_ANALYZE_TYPE: "deep",
       PLEX_ANALYZE_DIRECTORY: true,
     });
-    const afterScan = createPlexAfterScan(config, { env: bin.env });
+    const afterScan = createPlexAfterScan(flatPlexEntry(config), { env: bin.env, scanner: resolveScannerSettings(config, {}, true) });
     const round = await confirmerOf(afterScan).poll([waitFor([file])], T0 + 10_000);
     expect(round.outcomes[0]?.step).toEqual({ kind: "confirmed", items: [{ file, ratingKey: "70", parentRatingKey: "69" }] });
     expect(plex.requests).toEqual([]);
@@ -109,9 +111,12 @@ describe("createPlexAfterScan with the scanner method", () => {
   });
 
   it("reports an unreadable database as a Plex outage to retry, not a crash", async () => {
-    const afterScan = createPlexAfterScan(configFor({ PLEX_SCAN_METHOD: "scanner", PLEX_DATABASE_PATH: "/nonexistent/plex.db" }), {
-      env: {},
-    });
+    const afterScan = createPlexAfterScan(
+      flatPlexEntry(configFor({ PLEX_SCAN_METHOD: "scanner", PLEX_DATABASE_PATH: "/nonexistent/plex.db" })),
+      {
+        env: {},
+      },
+    );
     await expect(confirmerOf(afterScan).poll([waitFor([])], T0 + 10_000)).rejects.toBeInstanceOf(TargetUnavailableError);
   });
 });

@@ -5,7 +5,10 @@ import { TargetAuthError, TargetUnavailableError, type Library } from "../../../
 import { ManualClock } from "../../../src/lib/clock.js";
 import { createLogger } from "../../../src/lib/logger.js";
 import { PlexApiClient } from "../../../src/targets/plex/api.js";
-import { createPlexTarget, PlexTarget } from "../../../src/targets/plex/plex-target.js";
+import { withPlexEntry } from "../../../src/config/plex-entry.js";
+import { buildTargets } from "../../../src/targets/build-targets.js";
+import { silentLogger } from "../../../src/lib/logger.js";
+import { PlexTarget } from "../../../src/targets/plex/plex-target.js";
 import { startFakePlex, type FakePlex, type FakeSection } from "../../fakes/plex.js";
 
 const MOVIES: FakeSection = { key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] };
@@ -174,10 +177,10 @@ describe("PlexTarget background refresh", () => {
   });
 });
 
-describe("createPlexTarget", () => {
+describe("the Plex target of the flat keys", () => {
   it("builds a working target from PLEX_LOCAL_URL and PLEX_TOKEN", async () => {
     const config = { ...defaultConfig("a".repeat(32)), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
-    const built = createPlexTarget(config, { clock });
+    const built = buildTargets(withPlexEntry(config), { clock, logger: silentLogger() })[0]?.target as PlexTarget;
     expect(built.name).toBe("plex");
     const [tv] = await built.librariesFor("/data/TV/Show/Season 2");
     await built.scan("/data/TV/Show/Season 2", tv as Library);
