@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_SCHEMA, LEGACY_KEYS, type Spec } from "../../src/config/schema.js";
+import { configSchema } from "../../src/config/target-kind.js";
+import { TARGET_CONFIGS } from "../../src/targets/registry.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DOCS = path.join(ROOT, "docs");
@@ -79,7 +81,7 @@ const NOT_CONFIG = [
   /^(NODE_ENV|NODE_OPTIONS|NO_COLOR|LD_LIBRARY_PATH|PLEX_TV_URL|XDG_[A-Z_]+)$/, // environment of the process (PLEX_TV_URL: `scanarr setup`'s plex.tv)
   /^(RCLONE|PLEX_MEDIA_SERVER|PLEX_AUTOSCAN|AUTOSCAN|AUTOPULSE)_[A-Z0-9_]+$/, // rclone's, Plex's and other scanners' own names
   /^(SQLITE_[A-Z_]+|PATH_MAX)$/, // SQLite's and Linux's constants
-  /^TARGET_TYPES$/, // a name in the code (architecture.md)
+  /^TARGET_(TYPES|CONFIGS)$/, // names in the code (architecture.md, decisions.md)
   /^GOOGLE\.[A-Z_.]+$/, // plex_autoscan's GOOGLE section, which `scanarr import` converts to CLOUD
 ];
 
@@ -102,7 +104,8 @@ describe("docs/", () => {
   });
 
   it("names only config keys the schema knows (besides the listed environment variables and legacy keys)", () => {
-    const known = schemaPaths(CONFIG_SCHEMA);
+    // The target folders' own entry fields included (targets/<type>/config.ts).
+    const known = schemaPaths(configSchema(TARGET_CONFIGS));
     const problems = files.flatMap((file) =>
       configNames(file)
         .filter((name) => !known.has(name) && !LEGACY_KEYS.has(name) && !NOT_CONFIG.some((re) => re.test(name)))

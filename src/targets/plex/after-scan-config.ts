@@ -1,4 +1,5 @@
-import type { Config, TargetConfig } from "../../config/types.js";
+import type { Config } from "../../config/types.js";
+import type { PlexEntry } from "./config.js";
 import type { AfterScanConfig } from "./after-scan.js";
 
 /**
@@ -8,7 +9,7 @@ import type { AfterScanConfig } from "./after-scan.js";
  * key of the same name. Poll timing and the scanner keys stay the flat ones;
  * an entry always uses the API method.
  */
-export function afterScanConfigOfEntry(config: Config, entry: TargetConfig): AfterScanConfig {
+export function afterScanConfigOfEntry(config: Config, entry: PlexEntry): AfterScanConfig {
   return {
     ...config,
     PLEX_LOCAL_URL: entry.URL,

@@ -8,6 +8,7 @@ import { CachedTarget } from "../cached-target.js";
 import type { TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { PlexApiClient } from "./api.js";
+import type { PlexEntry } from "./config.js";
 import { refreshPlexItems } from "./item-refresh.js";
 import { createPlexLookup, type PlexLookup } from "./library-lookup.js";
 import { itemsOfRef } from "./sidecar-items.js";
@@ -207,7 +208,9 @@ export const createPlexEntryTarget: TargetFactory = ({ entry, at, config }, deps
       token: entry.TOKEN,
       urlKey: `${at}.URL`,
       tokenKey: `${at}.TOKEN`,
-      databasePath: entry.DATABASE_PATH ?? "",
+      databasePath: (entry as PlexEntry).DATABASE_PATH ?? "",
     },
-    config ? { ...deps, afterScan: { config: afterScanConfigOfEntry(config, entry), env: deps.env, signal: deps.signal } } : deps,
+    config
+      ? { ...deps, afterScan: { config: afterScanConfigOfEntry(config, entry as PlexEntry), env: deps.env, signal: deps.signal } }
+      : deps,
   );
