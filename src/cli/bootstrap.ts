@@ -93,7 +93,15 @@ async function load(file: string, explicit: boolean, use: ConfigUse, env: NodeJS
   const require = use.require ?? [];
   if (use.file === "none") {
     const written = defaultConfig("");
-    return { config: withPlexEntry(written), written, file, created: false, warnings: [], unmet: [], sources: { settings: [], leaves: {} } };
+    return {
+      config: withPlexEntry(written),
+      written,
+      file,
+      created: false,
+      warnings: [],
+      unmet: [],
+      sources: { settings: [], leaves: {} },
+    };
   }
   try {
     // Only the default path is ever created: a --config typo must not become a fresh config.

@@ -145,7 +145,15 @@ export function parseConfigText(
   report.problems.push(...later.filter((problem) => !broken.has(topKeyOf(problem))));
   const named = (problems: string[]) => problems.map((problem) => withVariable(problem, overlay.sources.settings));
   if (report.problems.length > 0) throw new ConfigError(file, named(report.problems), undefined, report.warnings);
-  return { config: withPlexEntry(config), written: config, file, created: false, warnings: report.warnings, unmet: named(unmet), sources: overlay.sources };
+  return {
+    config: withPlexEntry(config),
+    written: config,
+    file,
+    created: false,
+    warnings: report.warnings,
+    unmet: named(unmet),
+    sources: overlay.sources,
+  };
 }
 
 /** The top-level key a problem is about (`TARGETS` for `TARGETS[0].NAME: …`). */

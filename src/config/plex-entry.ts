@@ -118,7 +118,7 @@ function filledEntry(config: Config, entry: TargetConfig): PlexEntry {
     ...entry,
     TYPE: "plex",
     SCAN_METHOD: own.SCAN_METHOD ?? "api",
-    DATABASE_PATH: entry.DATABASE_PATH ?? "",
+    DATABASE_PATH: own.DATABASE_PATH ?? "",
     ...sharedOf(config),
     ...fallbacksOf(config, own),
   };

@@ -1,265 +1,100 @@
-import { TARGET_TYPES } from "../domain.js";
+import { ARR_APPS, CLOUD, NOTIFICATIONS, RCLONE, REWRITES, SOURCE_ENTRY, TARGET_ENTRY, TRIGGERS, WATCH } from "./schema-parts.js";
+import { bool, byKey, command, host, int, list, map, num, obj, oneOf, secret, str, strs, url } from "./spec-builders.js";
+
+export { NOTIFICATION_EVENTS } from "./schema-parts.js";
+export { holdsSecret, type Secret, type Spec, secretOf } from "./spec.js";
+
+const PLEX_SUPPORT = "/var/lib/plexmediaserver/Library/Application Support";
 
 /**
- * Marks a value as secret: config errors never echo it, and `config show`,
- * doctor, the logs and notifications mask it (config/secrets.ts reads the
- * marks; nothing else lists secrets). `"hash"` is shown only as set or not.
+ * Every config key, declared once: kind and limits, secret mark, default and
+ * a one-line description. The `Config` type (types.ts), the defaults
+ * (defaults.ts), what is secret (secrets.ts, mask.ts) and the docs check come
+ * from it. A target type's own entry fields are in `targets/<type>/config.ts`.
  */
-export type Secret = true | "hash";
-
-/** A declarative description of each config value, checked by validate.ts. */
-export type Spec =
-  | { kind: "boolean" }
-  | { kind: "string"; nonEmpty?: boolean; pattern?: RegExp; hint?: string; secret?: Secret }
-  | { kind: "url"; secret?: Secret }
-  | { kind: "host" }
-  | { kind: "integer"; min?: number; max?: number }
-  | { kind: "number"; min?: number }
-  | { kind: "enum"; values: readonly string[] }
-  | { kind: "strings"; absolute?: boolean }
-  | { kind: "stringsByKey"; keyPattern?: RegExp; keyHint?: string; absoluteValues?: boolean }
-  | { kind: "object"; fields: Record<string, Spec>; required?: readonly string[] }
-  | { kind: "list"; item: Spec }
-  /** An object whose keys are names the rules check (SOURCES), each value of one spec. */
-  | { kind: "map"; value: Spec }
-  /** A command: a string for `/bin/sh -c`, or an argv array (the program first). */
-  | { kind: "command" };
-
-/** The secret mark of a leaf spec, if it has one. */
-export function secretOf(spec: Spec): Secret | undefined {
-  return spec.kind === "string" || spec.kind === "url" ? spec.secret : undefined;
-}
-
-/** Whether `spec` is a secret or holds one (a list of targets, the CLOUD object): a wrong value there is described by its type only. */
-export function holdsSecret(spec: Spec): boolean {
-  if (secretOf(spec) !== undefined) return true;
-  if (spec.kind === "object") return Object.values(spec.fields).some(holdsSecret);
-  if (spec.kind === "list") return holdsSecret(spec.item);
-  if (spec.kind === "map") return holdsSecret(spec.value);
-  return false;
-}
-
-const bool: Spec = { kind: "boolean" };
-const str: Spec = { kind: "string" };
-const strings: Spec = { kind: "strings" };
-const url: Spec = { kind: "url" };
-const secret: Spec = { kind: "string", secret: true };
-
-/** A regular-expression rewrite: FROM a pattern (Go syntax translated), TO a template with $1, ${1}, ${name}. */
-const REWRITES: Spec = {
-  kind: "list",
-  item: { kind: "object", required: ["FROM", "TO"], fields: { FROM: { kind: "string", nonEmpty: true }, TO: str } },
-};
-
-/** What one source (a webhook's app, a /triggers/ name, watch, drive) may set for its requests. */
-const SOURCE_ENTRY: Spec = {
-  kind: "object",
-  fields: {
-    PRIORITY: { kind: "integer" },
-    DELAY: { kind: "number", min: 0 },
-    INCLUDE: strings,
-    EXCLUDE: strings,
-    REWRITES,
-  },
-};
-
-/**
- * The fields every TARGETS entry takes; each target folder declares the fields
- * only its TYPE takes (`targets/<type>/config.ts`), added by `configSchema`.
- */
-const TARGET_ENTRY = {
-  kind: "object",
-  // URL is required by a rule: every TYPE but "command" needs one.
-  required: ["TYPE", "NAME"],
-  fields: {
-    TYPE: { kind: "enum", values: TARGET_TYPES },
-    NAME: {
-      kind: "string",
-      nonEmpty: true,
-      pattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/,
-      hint: "must be 1-40 characters from A-Z a-z 0-9 . _ - starting with a letter or digit",
-    },
-    URL: url,
-    TOKEN: secret,
-    USERNAME: str,
-    PASSWORD: secret,
-    PATH_MAPPINGS: { kind: "stringsByKey" },
-    REWRITES,
-    ENABLED: bool,
-  },
-} satisfies Spec;
-
-/** The events a NOTIFICATIONS entry can ask for (all of them when it names none). */
-export const NOTIFICATION_EVENTS = ["scan-failed", "scan-unconfirmed", "target-down", "anchors-missing", "drive-failing"] as const;
-
-export const CONFIG_SCHEMA = {
-  kind: "object",
-  fields: {
-    SERVER_IP: { kind: "host" },
-    SERVER_PORT: { kind: "integer", min: 0, max: 65535 },
-    SERVER_PASS: {
-      kind: "string",
+export const CONFIG_SCHEMA = obj(
+  {
+    SERVER_IP: host("0.0.0.0", "the address the HTTP server listens on"),
+    SERVER_PORT: int(3468, "its port (0: any free one)", { min: 0, max: 65535 }),
+    SERVER_PASS: str("", "the secret last segment of the webhook URL", {
       nonEmpty: true,
       pattern: /^[A-Za-z0-9._~-]{8,}$/,
       hint: "must be at least 8 characters from A-Z a-z 0-9 . _ ~ - (it is a URL path segment)",
       secret: true,
-    },
-    SERVER_ALLOW_MANUAL_SCAN: bool,
-    SERVER_PATH_MAPPINGS: { kind: "stringsByKey" },
-    SERVER_PATH_REWRITES: REWRITES,
-    SOURCES: { kind: "map", value: SOURCE_ENTRY },
-    SERVER_SCAN_DELAY: { kind: "number", min: 0 },
-    SERVER_SCAN_PRIORITIES: { kind: "stringsByKey", keyPattern: /^-?\d+$/, keyHint: 'must be an integer priority such as "0"' },
-    SERVER_IGNORE_LIST: strings,
-    SERVER_DELIVERY_CONCURRENCY: { kind: "integer", min: 1, max: 64 },
-    PLEX_LOCAL_URL: url,
-    PLEX_TOKEN: secret,
-    PLEX_SCANNER: str,
-    PLEX_SUPPORT_DIR: str,
-    PLEX_LD_LIBRARY_PATH: str,
-    PLEX_DATABASE_PATH: str,
-    PLEX_USER: { kind: "string", nonEmpty: true },
-    USE_DOCKER: bool,
-    DOCKER_NAME: str,
-    USE_SUDO: bool,
-    PLEX_SCAN_METHOD: { kind: "enum", values: ["api", "scanner"] },
-    PLEX_CONFIRM_SCANS: bool,
-    PLEX_CONFIRM_POLL_INTERVAL: { kind: "integer", min: 1 },
-    PLEX_CONFIRM_MAX_WAIT: { kind: "integer", min: 1 },
-    PLEX_CONFIRM_RESCAN_DELAY: { kind: "integer", min: 0 },
-    PLEX_ANALYZE_TYPE: { kind: "enum", values: ["off", "basic", "deep"] },
-    PLEX_ANALYZE_DIRECTORY: bool,
-    PLEX_EMPTY_TRASH: bool,
-    PLEX_EMPTY_TRASH_MAX_FILES: { kind: "integer", min: 0 },
-    PLEX_EMPTY_TRASH_ZERO_DELETED: bool,
-    RUN_COMMAND_BEFORE_SCAN: { kind: "command" },
-    RUN_COMMAND_AFTER_SCAN: { kind: "command" },
-    RUN_COMMAND_TIMEOUT: { kind: "integer", min: 1 },
-    CLOUD: {
-      kind: "object",
-      fields: {
-        ENABLED: bool,
-        CLIENT_ID: str,
-        CLIENT_SECRET: secret,
-        ALLOWED: {
-          kind: "object",
-          fields: {
-            FILE_PATHS: strings,
-            FILE_EXTENSIONS: bool,
-            FILE_EXTENSIONS_LIST: strings,
-            MIME_TYPES: bool,
-            MIME_TYPES_LIST: strings,
-          },
-        },
-        TEAMDRIVE: bool,
-        TEAMDRIVES: strings,
-        POLL_INTERVAL: { kind: "integer", min: 1 },
-        SHOW_CACHE_LOGS: bool,
-        AUTH_URL: url,
-        TOKEN_URL: url,
-        API_URL: url,
-        SERVICE_ACCOUNT_FILE: str,
-        RCLONE_REMOTE: {
-          kind: "string",
-          pattern: /^(?:|[^:/\\]+:.*)$/,
-          hint: 'must be an rclone remote such as "gcrypt:" or "gdrive:Media" (a name and a colon), or empty',
-        },
+    }),
+    SERVER_ALLOW_MANUAL_SCAN: bool(false, "serve the manual scan page and its webhook"),
+    SERVER_PATH_MAPPINGS: byKey(
+      {
+        "/data/Movies/": ["/mnt/unionfs/Media/Movies/", "My Drive/Media/Movies/"],
+        "/data/TV/": ["/mnt/unionfs/Media/TV/", "My Drive/Media/TV/"],
       },
-    },
-    PLEX_ENABLED: bool,
-    TARGETS: { kind: "list", item: TARGET_ENTRY },
-    ANCHORS: { kind: "strings", absolute: true },
-    SERVER_MAX_FILE_CHECKS: { kind: "integer", min: 0 },
-    SERVER_FILE_CHECK_DELAY: { kind: "number", min: 0 },
-    SERVER_FILE_EXIST_PATH_MAPPINGS: { kind: "stringsByKey", keyPattern: /^\//, keyHint: "must be an absolute path on this machine" },
-    SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: bool,
-    PLEX_EMPTY_TRASH_CONTROL_FILES: { kind: "strings", absolute: true },
-    RCLONE: {
-      kind: "object",
-      fields: {
-        CONFIG: str,
-        CRYPT_MAPPINGS: { kind: "stringsByKey" },
-        RC_CACHE_REFRESH: {
-          kind: "object",
-          fields: {
-            ENABLED: bool,
-            RC_URL: url,
-            FILE_EXISTS_TO_REMOTE_MAPPINGS: { kind: "stringsByKey", absoluteValues: true },
-            RC_USER: str,
-            RC_PASS: secret,
-            FS: str,
-          },
-        },
-      },
-    },
-    SERVER_USERNAME: str,
-    SERVER_PASSWORD_HASH: {
-      kind: "string",
+      "media-server path (key) ← the paths Sonarr, Radarr, a mount or Drive name it (values)",
+    ),
+    SERVER_PATH_REWRITES: { ...REWRITES, doc: "rewrites of every incoming path, tried before SERVER_PATH_MAPPINGS" },
+    SOURCES: map(SOURCE_ENTRY, "per source (a webhook's app, a /triggers/ name, a-train, watch, drive): priority, delay, filters"),
+    SERVER_SCAN_DELAY: num(180, "seconds of quiet before a folder is scanned (trailing debounce)", 0),
+    SERVER_DELIVERY_CONCURRENCY: int(4, "scan calls in flight per target at once", { min: 1, max: 64 }),
+    SERVER_SCAN_PRIORITIES: byKey({}, "priority (lower first) → path prefixes", {
+      keyPattern: /^-?\d+$/,
+      keyHint: 'must be an integer priority such as "0"',
+    }),
+    SERVER_IGNORE_LIST: strs(["/.grab/", ".DS_Store", "Thumbs.db"], "paths containing one of these are not scanned"),
+    PLEX_LOCAL_URL: url("http://localhost:32400", "how scanarr reaches Plex"),
+    PLEX_TOKEN: secret("the token of the Plex server's admin account"),
+    PLEX_SCANNER: str("/usr/lib/plexmediaserver/Plex Media Scanner", "Plex Media Scanner (PLEX_SCAN_METHOD scanner)"),
+    PLEX_SUPPORT_DIR: str(PLEX_SUPPORT, "Plex's Application Support folder, for the scanner"),
+    PLEX_LD_LIBRARY_PATH: str("/usr/lib/plexmediaserver/lib", "the scanner's library path"),
+    PLEX_DATABASE_PATH: str(
+      `${PLEX_SUPPORT}/Plex Media Server/Plug-in Support/Databases/com.plexapp.plugins.library.db`,
+      "Plex's library database, read to find the sections and the files",
+    ),
+    PLEX_USER: str("plex", "the user the scanner runs as", { nonEmpty: true }),
+    USE_DOCKER: bool(false, "run the scanner inside Plex's container"),
+    DOCKER_NAME: str("plex", "that container's name"),
+    USE_SUDO: bool(false, "run the scanner through sudo as PLEX_USER"),
+    PLEX_SCAN_METHOD: oneOf(["api", "scanner"], "api", '"api" asks Plex over HTTP; "scanner" runs Plex Media Scanner'),
+    PLEX_CONFIRM_SCANS: bool(true, "wait for the section to finish and check that the named files landed"),
+    PLEX_CONFIRM_POLL_INTERVAL: int(10, "seconds between two polls of the sections while scans wait to be confirmed", { min: 1 }),
+    PLEX_CONFIRM_MAX_WAIT: int(1800, "seconds a section may stay refreshing before the files are checked anyway", { min: 1 }),
+    PLEX_CONFIRM_RESCAN_DELAY: int(120, "seconds after a scan before missing files cause a second scan", { min: 0 }),
+    PLEX_ANALYZE_TYPE: oneOf(["off", "basic", "deep"], "off", "analyze the scanned items"),
+    PLEX_ANALYZE_DIRECTORY: bool(false, "analyze the parent item (season, album) instead of each file's"),
+    PLEX_EMPTY_TRASH: bool(false, "empty the section's trash after a scan"),
+    PLEX_EMPTY_TRASH_MAX_FILES: int(100, "never empty a trash holding more deleted items than this; 0 turns it off", { min: 0 }),
+    PLEX_EMPTY_TRASH_ZERO_DELETED: bool(false, "empty the trash even when the scan deleted nothing"),
+    RUN_COMMAND_BEFORE_SCAN: command("", "a hook run before each scan"),
+    RUN_COMMAND_AFTER_SCAN: command("", "a hook run after each scan"),
+    RUN_COMMAND_TIMEOUT: int(600, "seconds a hook may run before its process group is stopped", { min: 1 }),
+    CLOUD,
+    SERVER_USERNAME: str("", "login for /triggers/* and the dashboard; empty: no login"),
+    SERVER_PASSWORD_HASH: str("", "argon2id hash of the login's password, written by `scanarr passwd`", {
       pattern: /^(?:|\$argon2id\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+)$/,
       hint: "must be an argon2id hash as written by `scanarr passwd` (or empty)",
       secret: "hash",
-    },
-    TRIGGERS: {
-      kind: "list",
-      item: {
-        kind: "object",
-        required: ["NAME", "TYPE"],
-        fields: {
-          NAME: {
-            kind: "string",
-            pattern: /^[A-Za-z0-9._~-]+$/,
-            hint: "must be one or more of A-Z a-z 0-9 . _ ~ - (it is the last segment of /triggers/<NAME>)",
-          },
-          TYPE: { kind: "enum", values: ["sonarr", "radarr", "lidarr", "readarr", "manual"] },
-        },
-      },
-    },
-    ARR_APPS: {
-      kind: "list",
-      item: {
-        kind: "object",
-        required: ["TYPE", "URL", "API_KEY"],
-        fields: {
-          TYPE: { kind: "enum", values: ["sonarr", "radarr", "lidarr", "readarr"] },
-          URL: url,
-          API_KEY: { kind: "string", nonEmpty: true, secret: true },
-        },
-      },
-    },
-    WATCH: {
-      kind: "list",
-      item: {
-        kind: "object",
-        required: ["PATHS"],
-        fields: {
-          PATHS: strings,
-          MODE: { kind: "enum", values: ["events", "poll"] },
-          MIN_AGE: { kind: "number", min: 0 },
-          IGNORE: strings,
-          INTERVAL: { kind: "integer", min: 1 },
-          DETECT: { kind: "enum", values: ["auto", "mtime", "listing"] },
-        },
-      },
-    },
-    METRICS: { kind: "object", fields: { ENABLED: bool } },
-    NOTIFICATIONS: {
-      kind: "list",
-      item: {
-        kind: "object",
-        required: ["URL"],
-        fields: {
-          URL: { kind: "url", secret: true },
-          TYPE: { kind: "enum", values: ["discord", "json"] },
-          EVENTS: {
-            kind: "list",
-            item: { kind: "enum", values: NOTIFICATION_EVENTS },
-          },
-        },
-      },
-    },
-    NOTIFY_TARGET_DOWN_MINUTES: { kind: "integer", min: 1 },
+    }),
+    TRIGGERS,
+    ARR_APPS,
+    WATCH,
+    METRICS: obj({ ENABLED: bool(false, "serve GET /metrics (Prometheus text format)") }, "the metrics endpoint"),
+    PLEX_ENABLED: bool(true, "false: the flat PLEX_* keys define no target"),
+    TARGETS: list(TARGET_ENTRY, "more media servers, after the Plex target of the flat PLEX_* keys"),
+    ANCHORS: strs([], "files or folders that exist only while their mount is up; scans wait while one is missing", true),
+    // Off unless set: a scanarr that cannot see the media (another host, a container without the
+    // media volume) would hold every scan. plex_autoscan files carry their own value (10).
+    SERVER_MAX_FILE_CHECKS: int(0, "check rounds for the files a scan names before giving up; 0 turns file checks off", { min: 0 }),
+    SERVER_FILE_CHECK_DELAY: num(60, "seconds between two check rounds", 0),
+    SERVER_FILE_EXIST_PATH_MAPPINGS: byKey({}, "local prefix → media-server prefixes: where scanarr sees the files", {
+      keyPattern: /^\//,
+      keyHint: "must be an absolute path on this machine",
+    }),
+    SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION: bool(false, "scan the folder anyway when the file checks run out"),
+    PLEX_EMPTY_TRASH_CONTROL_FILES: strs([], "plex_autoscan's mount guard; each entry is an anchor", true),
+    RCLONE,
+    NOTIFICATIONS,
+    NOTIFY_TARGET_DOWN_MINUTES: int(10, "minutes a target must stay down before a target-down notification", { min: 1 }),
   },
-} satisfies Spec;
+  "the config",
+);
 
 /**
  * plex_autoscan keys scanarr accepts in a migrated file but does not act on;

@@ -5,6 +5,7 @@ import type { Clock } from "../../lib/clock.js";
 import { CachedTarget } from "../cached-target.js";
 import { CATCH_ALL_LIBRARY } from "../catch-all.js";
 import type { TargetFactory } from "../factory.js";
+import type { CommandEntry } from "./config.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { findProgram } from "./find-program.js";
 
@@ -91,14 +92,16 @@ function errorForRun(program: string, run: HookResult): Error | undefined {
 }
 
 /** A TARGETS entry of TYPE "command": COMMAND (checked by the config rules) and TIMEOUT in seconds. */
-export const createCommandTarget: TargetFactory = ({ entry, at }, { clock, logger, env, signal }) =>
-  new CommandTarget({
+export const createCommandTarget: TargetFactory = ({ entry, at }, { clock, logger, env, signal }) => {
+  const own = entry as CommandEntry;
+  return new CommandTarget({
     name: entry.NAME,
-    template: entry.COMMAND ?? [],
-    timeoutMs: (entry.TIMEOUT ?? DEFAULT_COMMAND_TIMEOUT_S) * 1000,
+    template: own.COMMAND ?? [],
+    timeoutMs: (own.TIMEOUT ?? DEFAULT_COMMAND_TIMEOUT_S) * 1000,
     timeoutKey: `${at}.TIMEOUT`,
     env: env ?? {},
     signal,
     clock,
     logger,
   });
+};

@@ -1,9 +1,18 @@
-import type { TargetKindConfig } from "../../config/target-kind.js";
+import { int, opt, strs } from "../../config/spec-builders.js";
+import { type EntryOf, defineTargetKind } from "../../config/target-kind.js";
 import { commandTemplateProblems } from "../../hooks/arg-template.js";
 
+const commandFields = {
+  COMMAND: opt(strs(undefined, "the program and its arguments, with {folder} and {file} placeholders")),
+  TIMEOUT: opt(int(undefined, "seconds the program may run before it is stopped and the scan retried (60 when unset)", { min: 1 })),
+} as const;
+
+/** A TARGETS entry of TYPE "command", its own fields typed. */
+export type CommandEntry = EntryOf<typeof commandFields>;
+
 /** A command entry runs a program: the program and its arguments ({folder}, {file}), and its time limit in seconds; no URL or credentials. */
-export const commandConfig: TargetKindConfig = {
-  fields: { COMMAND: { kind: "strings" }, TIMEOUT: { kind: "integer", min: 1 } },
+export const commandConfig = defineTargetKind({
+  fields: commandFields,
   check: (entry, at) => {
     const problems: string[] = [];
     for (const key of ["URL", "TOKEN", "USERNAME", "PASSWORD"] as const) {
@@ -13,4 +22,4 @@ export const commandConfig: TargetKindConfig = {
     else problems.push(...commandTemplateProblems(entry.COMMAND).map((problem) => `${at}.COMMAND${problem}`));
     return problems;
   },
-};
+});

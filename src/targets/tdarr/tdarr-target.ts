@@ -4,6 +4,7 @@ import { CATCH_ALL_LIBRARY } from "../catch-all.js";
 import { keyClientOptionsOf, type TargetFactory } from "../factory.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import { TdarrApiClient } from "./api.js";
+import type { TdarrEntry } from "./config.js";
 
 export type TdarrApi = Pick<TdarrApiClient, "where" | "status" | "scanFiles">;
 
@@ -58,7 +59,7 @@ export const createTdarrTarget: TargetFactory = (entry, deps) =>
   new TdarrTarget({
     name: entry.entry.NAME,
     api: new TdarrApiClient(keyClientOptionsOf(entry, deps)),
-    libraryId: entry.entry.LIBRARY_ID ?? "",
+    libraryId: (entry.entry as TdarrEntry).LIBRARY_ID ?? "",
     clock: deps.clock,
     logger: deps.logger,
   });
