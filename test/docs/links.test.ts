@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_SCHEMA, LEGACY_KEYS, type Spec } from "../../src/config/schema.js";
+import { LEGACY_KEYS, type Spec } from "../../src/config/schema.js";
 import { configSchema } from "../../src/config/target-kind.js";
 import { TARGET_CONFIGS } from "../../src/targets/registry.js";
 
