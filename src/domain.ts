@@ -63,18 +63,8 @@ export interface Library {
 }
 
 /** The TARGETS[].TYPE values, spelled once: the config schema and the target registry read them from here. */
-export const TARGET_TYPES = [
-  "plex",
-  "jellyfin",
-  "emby",
-  "autoscan",
-  "tdarr",
-  "sonarr",
-  "radarr",
-  "command",
-  "audiobookshelf",
-  "fileflows",
-] as const;
+// biome-ignore format: one line per list of names
+export const TARGET_TYPES = ["plex", "jellyfin", "emby", "autoscan", "tdarr", "sonarr", "radarr", "command", "audiobookshelf", "fileflows"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 
