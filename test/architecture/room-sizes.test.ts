@@ -10,7 +10,10 @@ const MAX_FILES_PER_FOLDER = 30;
 /** Every folder under src/ with the files directly in it. */
 function folders(dir: string, out = new Map<string, string[]>()): Map<string, string[]> {
   const entries = readdirSync(dir, { withFileTypes: true });
-  out.set(dir, entries.filter((e) => e.isFile()).map((e) => path.join(dir, e.name)));
+  out.set(
+    dir,
+    entries.filter((e) => e.isFile()).map((e) => path.join(dir, e.name)),
+  );
   for (const e of entries) if (e.isDirectory()) folders(path.join(dir, e.name), out);
   return out;
 }
