@@ -1,4 +1,4 @@
-import { type EntryOf, defineTargetKind } from "../../config/target-kind.js";
+import { defineTargetKind } from "../../config/target-kind.js";
 import { bool, int, oneOf, opt, str } from "../../config/spec-builders.js";
 import { checkServerEntry } from "../entry-rules.js";
 
@@ -12,9 +12,6 @@ const plexFields = {
   EMPTY_TRASH_ZERO_DELETED: opt(bool(undefined, "empty the trash even when the scan deleted nothing")),
   DATABASE_PATH: opt(str(undefined, "Plex's library database as scanarr can read it; unset or empty: the API is asked")),
 } as const;
-
-/** A TARGETS entry of TYPE "plex", its own fields typed. */
-export type PlexEntry = EntryOf<typeof plexFields>;
 
 export const plexConfig = defineTargetKind({
   fields: plexFields,
