@@ -47,5 +47,9 @@ export function isWithin(path: string, parent: string): boolean {
 export function withVariable(problem: string, settings: readonly EnvSetting[]): string {
   const key = /^[^:\s]+/.exec(problem)?.[0] ?? "";
   const setting = settings.filter((s) => isWithin(key, s.path)).sort((a, b) => b.path.length - a.path.length)[0];
-  return setting ? `${problem} (from ${setting.variable})` : problem;
+  if (setting) return `${problem} (from ${setting.variable})`;
+  // A field missing from a list entry a variable set another field of (an entry SCANARR_TARGETS__1__TOKEN added).
+  const entry = /^(.*\[\d+\])\./.exec(key)?.[1];
+  const sibling = entry === undefined ? undefined : settings.find((s) => isWithin(s.path, entry));
+  return sibling && entry ? `${problem} (${entry} has a field from ${sibling.variable})` : problem;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { overlayEnv, RESERVED_VARIABLES } from "../../src/config/env-overlay.js";
+import { withVariable } from "../../src/config/env-sources.js";
 import { envShapeOf } from "../../src/config/env-shape.js";
 import { ConfigError, loadConfig, parseConfigText } from "../../src/config/load.js";
 import { configSchema } from "../../src/config/target-kind.js";
@@ -269,5 +270,23 @@ describe("the SCANARR_ names the code and its tests use", () => {
     expect(names.size).toBeGreaterThan(10);
     const refused = [...names].filter((name) => overlay({ [name]: "1" }).problems.some((p) => p.includes("names no config key")));
     expect(refused).toEqual([]);
+  });
+});
+
+describe("withVariable, naming the variable behind a config problem", () => {
+  const settings = [
+    { path: "SERVER_PORT", variable: "SCANARR_SERVER_PORT" },
+    { path: "ARR_APPS[0].API_KEY", variable: "SCANARR_ARR_APPS__0__API_KEY" },
+  ];
+
+  it("names the variable that set the key, or the one that set another field of the same list entry", () => {
+    expect(withVariable("SERVER_PORT: must be at most 65535, got 70000", settings)).toBe(
+      "SERVER_PORT: must be at most 65535, got 70000 (from SCANARR_SERVER_PORT)",
+    );
+    expect(withVariable("ARR_APPS[0].TYPE: missing; it is required", settings)).toBe(
+      "ARR_APPS[0].TYPE: missing; it is required (ARR_APPS[0] has a field from SCANARR_ARR_APPS__0__API_KEY)",
+    );
+    expect(withVariable("ARR_APPS[1].TYPE: missing; it is required", settings)).toBe("ARR_APPS[1].TYPE: missing; it is required");
+    expect(withVariable("SERVER_IP: must be a host", settings)).toBe("SERVER_IP: must be a host");
   });
 });
