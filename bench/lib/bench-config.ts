@@ -35,10 +35,18 @@ export function benchConfig(plexUrl: string, plexToken: string, overrides: Parti
   };
 }
 
-/** Writes <installDir>/config/config.json the way a user's install holds it (0600: it holds the pass). */
+/**
+ * Writes <installDir>/config/config.json (0600: it holds the pass) with the
+ * keys that differ from the defaults, and the pass: the loader fills in the
+ * rest, so another checkout (`--base`) that lacks a newer key reads it too.
+ */
 export function writeBenchConfig(installDir: string, config: Config): void {
   mkdirSync(path.join(installDir, "config"), { recursive: true });
-  writeFileSync(path.join(installDir, "config", "config.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
+  const defaults: Record<string, unknown> = defaultConfig(config.SERVER_PASS);
+  const sparse = Object.fromEntries(
+    Object.entries(config).filter(([key, value]) => key === "SERVER_PASS" || JSON.stringify(value) !== JSON.stringify(defaults[key])),
+  );
+  writeFileSync(path.join(installDir, "config", "config.json"), JSON.stringify(sparse, null, 2), { mode: 0o600 });
 }
 
 /** The fake Plex (closed at clean-up) and a temp install dir with its data folder and a config from `overrides`. */
