@@ -189,7 +189,8 @@ describe.skipIf(!hasRclone)("serve watching Drive through an rclone crypt remote
       SERVER_FILE_CHECK_DELAY: 1,
       SERVER_FILE_EXIST_PATH_MAPPINGS: { [`${mount}/TV/`]: ["/data/TV/"] },
     });
-    await waitFor(() => google.drive.calls["files.list"] >= 1, 10_000, "the first poll");
+    // The first poll must have ended: a pollNow() while it runs joins it, and it reads no changes.
+    await waitFor(() => t!.service.drive?.lastPoll() !== undefined, 10_000, "the first poll to end");
     addEncryptedFile(google.drive, cryptFolder, added!);
     await t.service.drive?.pollNow();
     await waitFor(() => fileChecksMade(t!) >= 2, 10_000, "two looks at the mount");
