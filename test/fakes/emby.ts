@@ -90,6 +90,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if ("status" in read) return sendProblem(res, read.status, read.title);
     if (read.updates.length === 0) emptyUpdates += 1;
     else mediaUpdates.push(read.updates);
+    for (const update of read.updates) items.startScan(update.path, (file) => mediaFolderId(libraryIndexOf(libraries, file)));
     waiter.notify();
     sendJson(res, options.successStatus ?? 200);
   };

@@ -116,6 +116,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
       if ("status" in read) return sendProblem(res, read.status, read.title);
       if (read.updates.length === 0) emptyUpdates += 1;
       else mediaUpdates.push(read.updates);
+      for (const update of read.updates)
+        items.startScan(update.path, (file) => (libraries[libraryIndexOf(libraries, file)] as FakeLibrary).id);
       waiter.notify();
       return sendJson(res, 204);
     }

@@ -61,6 +61,12 @@ export const DEFAULT_MEDIA_LIBRARIES: FakeLibrary[] = [
   { name: "Music", id: "7e64e319657a9516ec78490da03edccb", collectionType: "music", locations: ["/media/Music"] },
 ];
 
+/** How long the server takes to look at a Media/Updated path: `ms` on `now`'s clock, after the paths before it. */
+export interface FakeScanTiming {
+  ms: number;
+  now: () => number;
+}
+
 /**
  * The items of a Jellyfin or Emby fake with their paths: `GET /Items` pages
  * through a library's items (ParentId, Recursive, StartIndex, Limit; `Path`
@@ -78,8 +84,33 @@ export class FakeItems {
   /** The `Path` of every `GET /Items?Path=…` the server filtered by, in order. */
   readonly pathLookups: string[] = [];
 
+  /** Files on "disk": what a timed scan of a Media/Updated path finds (see `scanTiming`). */
+  readonly disk = new Set<string>();
+  /** Unset: a Media/Updated changes no item. Set: each path is scanned after a time, its files on disk become items and its items gone from disk go. */
+  scanTiming: FakeScanTiming | undefined;
+  private readonly scans: Array<{ path: string; until: number; libraryOf: (path: string) => string }> = [];
+
   /** `pathFilter`: whether `GET /Items` takes `Path` (Emby's description has it; Jellyfin's has not, and ignores it). */
   constructor(private readonly pathFilter: boolean) {}
+
+  /** A Media/Updated `path` (a file or a folder) to scan, when scans are timed; `libraryOf` names the library of a file found. */
+  startScan(path: string, libraryOf: (path: string) => string): void {
+    if (!this.scanTiming) return;
+    const start = Math.max(this.scanTiming.now(), this.scans.at(-1)?.until ?? 0);
+    this.scans.push({ path, until: start + this.scanTiming.ms, libraryOf });
+  }
+
+  /** Ends the timed scans whose time has come. */
+  private settle(): void {
+    const now = this.scanTiming?.now() ?? 0;
+    for (let scan = this.scans[0]; scan !== undefined && scan.until <= now; scan = this.scans[0]) {
+      this.scans.shift();
+      const under = (file: string) => file === scan.path || file.startsWith(`${scan.path.replace(/\/+$/, "")}/`);
+      for (const file of this.disk) if (under(file)) this.add(scan.libraryOf(file), file);
+      for (const items of this.byLibrary.values())
+        for (const file of items.keys()) if (under(file) && !this.disk.has(file)) items.delete(file);
+    }
+  }
 
   add(libraryId: string, path: string): string {
     const items = this.byLibrary.get(libraryId) ?? new Map<string, string>();
@@ -102,6 +133,7 @@ export class FakeItems {
     const parent = query.get("parentid");
     const start = Number(query.get("startindex") ?? 0);
     const limit = Number(query.get("limit") ?? 100_000);
+    this.settle();
     const wanted = this.pathFilter ? query.get("path") : undefined;
     if (wanted === undefined) this.listings.push(start);
     else this.pathLookups.push(wanted);

@@ -18,8 +18,13 @@ export interface FakeItem {
   deletedAt?: number;
 }
 
-/** How long a section stays `refreshing` after a refresh call: a number of section polls, or until finishRefresh. */
-export type RefreshDuration = number | "manual";
+/**
+ * How long a section stays `refreshing` after a refresh call: a number of
+ * section polls, until finishRefresh, or a time: each scan takes `ms` on
+ * `now`'s clock, after the scans before it (Plex runs them one at a time),
+ * and its files become items when it ends.
+ */
+export type RefreshDuration = number | "manual" | { ms: number; now: () => number };
 
 const ITEM_TYPES: Record<string, string> = { show: "episode", movie: "movie", artist: "track", photo: "photo" };
 const WITH_PARENT = new Set(["show", "artist", "photo"]);
@@ -35,7 +40,9 @@ export class FakeMediaLibrary {
   readonly disk = new Set<string>();
   readonly items = new Map<string, FakeItem>();
   private readonly parents = new Map<string, string>();
-  private readonly running = new Map<string, { paths: Array<string | null>; pollsLeft: RefreshDuration }>();
+  private readonly running = new Map<string, { paths: Array<string | null>; pollsLeft: number | "manual" }>();
+  /** Timed scans, in the order they end. */
+  private readonly timed: Array<{ sectionId: string; path: string | null; until: number }> = [];
   private nextKey = 1000;
   duration: RefreshDuration = 0;
 
@@ -56,6 +63,11 @@ export class FakeMediaLibrary {
 
   /** Starts (or extends) a refresh of `path` (null: the whole section). */
   startRefresh(sectionId: string, path: string | null): void {
+    if (typeof this.duration === "object") {
+      const start = Math.max(this.duration.now(), this.timed.at(-1)?.until ?? 0);
+      this.timed.push({ sectionId, path, until: start + this.duration.ms });
+      return;
+    }
     const current = this.running.get(sectionId);
     if (this.duration === 0 && !current) return this.apply(sectionId, [path]);
     const pollsLeft =
@@ -65,6 +77,7 @@ export class FakeMediaLibrary {
 
   /** Whether the section shows `refreshing` in this poll; a counted refresh finishes after its last poll. */
   pollRefreshing(sectionId: string): boolean {
+    if (this.isTimed(sectionId)) return true;
     const state = this.running.get(sectionId);
     if (!state) return false;
     if (state.pollsLeft === "manual") return true;
@@ -74,7 +87,22 @@ export class FakeMediaLibrary {
   }
 
   isRefreshing(sectionId: string): boolean {
-    return this.running.has(sectionId);
+    return this.running.has(sectionId) || this.isTimed(sectionId);
+  }
+
+  /** Ends the timed scans whose time has come: the fake looks before it answers anything. */
+  settle(): void {
+    if (typeof this.duration !== "object") return;
+    const now = this.duration.now();
+    for (let scan = this.timed[0]; scan !== undefined && scan.until <= now; scan = this.timed[0]) {
+      this.timed.shift();
+      this.apply(scan.sectionId, [scan.path]);
+    }
+  }
+
+  private isTimed(sectionId: string): boolean {
+    this.settle();
+    return this.timed.some((scan) => scan.sectionId === sectionId);
   }
 
   finish(sectionId: string): void {

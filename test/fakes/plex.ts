@@ -22,7 +22,7 @@ export interface FakePlexOptions {
   host?: string;
   sections?: FakeSection[];
   mode?: FakePlexMode;
-  /** How long a section stays `refreshing` after a scan call: section polls, or "manual" (finishRefresh). Default 0: done at once. */
+  /** How long a section stays `refreshing` after a scan call: section polls, "manual" (finishRefresh) or a time. Default 0: done at once. */
   refreshDuration?: RefreshDuration;
   /** `refreshing` in JSON as a boolean (current servers) or as 0/1. */
   refreshingAs?: RefreshingStyle;
@@ -128,6 +128,7 @@ export async function startFakePlex(options: FakePlexOptions = {}): Promise<Fake
     };
     requests.push(request);
     await options.onRequest?.(request);
+    library.settle();
     const route = routeOf(url.pathname);
     const mode = modes.all !== "ok" ? modes.all : route.name === "other" || route.name === "butler" ? "ok" : modes[route.name];
     if (mode === "hang") return;

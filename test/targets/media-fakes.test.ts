@@ -77,3 +77,27 @@ describe("the fake Emby", () => {
     expect((await post(`${emby.url}/emby`, { ...json, "X-Emby-Token": emby.token }, '{"Other":1}')).status).toBe(400);
   });
 });
+
+describe("the fakes' timed scans", () => {
+  it("list a Media/Updated path's files on disk only once its scan took its time, and drop the items whose file went", async () => {
+    let now = 0;
+    const timed = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+    try {
+      timed.items.scanTiming = { ms: 5_000, now: () => now };
+      timed.addItem("/mnt/tv/Show/S01E01 720p.mkv");
+      timed.items.disk.add("/mnt/tv/Show/S01E01 1080p.mkv");
+      const update = JSON.stringify({ Updates: [{ Path: "/mnt/tv/Show", UpdateType: "Modified" }] });
+      expect((await post(timed.url, { ...json, "X-Emby-Token": timed.token }, update)).status).toBe(200);
+      const listed = async () => {
+        const res = await fetch(`${timed.url}/Items?Recursive=true&Fields=Path`, { headers: { "X-Emby-Token": timed.token } });
+        return ((await res.json()) as { Items: Array<{ Path: string }> }).Items.map((i) => i.Path);
+      };
+      now = 4_999;
+      expect(await listed()).toEqual(["/mnt/tv/Show/S01E01 720p.mkv"]);
+      now = 5_000;
+      expect(await listed()).toEqual(["/mnt/tv/Show/S01E01 1080p.mkv"]);
+    } finally {
+      await timed.close();
+    }
+  });
+});

@@ -111,3 +111,30 @@ describe("fake Plex library", () => {
     expect(inner).toMatch(/<Video ratingKey="\d+"[^>]*>\s*<Media [^>]*>\s*<Part [^>]*file="\/data\/Movies\/D \(2004\)\/D.mkv"/);
   });
 });
+
+describe("fake Plex with timed scans", () => {
+  it("keeps each scan refreshing for its time after the ones before it, and lists its files only once it ended", async () => {
+    let now = 0;
+    const timed = await startFakePlex({ refreshDuration: { ms: 5_000, now: () => now } });
+    try {
+      const get = (path: string) => fetch(timed.url + path, { headers: { "X-Plex-Token": timed.token, Accept: "application/json" } });
+      timed.addFile("/data/TV-Shows/A/S01E01.mkv");
+      timed.addFile("/data/TV-Shows/B/S01E01.mkv");
+      await get("/library/sections/2/refresh?path=%2Fdata%2FTV-Shows%2FA");
+      await get("/library/sections/2/refresh?path=%2Fdata%2FTV-Shows%2FB");
+      now = 4_999;
+      expect(timed.isRefreshing("2")).toBe(true);
+      expect(timed.itemOf("/data/TV-Shows/A/S01E01.mkv")).toBeUndefined();
+      now = 5_000;
+      await get("/library/sections");
+      expect(timed.itemOf("/data/TV-Shows/A/S01E01.mkv")).toBeDefined();
+      expect(timed.itemOf("/data/TV-Shows/B/S01E01.mkv")).toBeUndefined();
+      expect(timed.isRefreshing("2")).toBe(true);
+      now = 10_000;
+      expect(timed.isRefreshing("2")).toBe(false);
+      expect(timed.itemOf("/data/TV-Shows/B/S01E01.mkv")).toBeDefined();
+    } finally {
+      await timed.close();
+    }
+  });
+});
