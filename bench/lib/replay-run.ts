@@ -77,7 +77,10 @@ export async function replayDay(plan: DayPlan, options: ReplayOptions): Promise<
     const url = `http://127.0.0.1:${service.port}/${BENCH_PASS}`;
     const postings = plan.events.flatMap((e) => e.postings).sort((a, b) => a.at - b.at);
     const openScans = db.prepare("SELECT COUNT(*) AS n FROM scan_queue WHERE state IN ('open', 'closed')").pluck();
-    const settled = settler(db, () => servers.plex.requests.length + servers.jellyfin.requests.length + servers.emby.requests.length);
+    const settled = settler(db, {
+      requestsSeen: () => servers.plex.requests.length + servers.jellyfin.requests.length + servers.emby.requests.length,
+      fileRoundDue: fileRoundDue(db, clock),
+    });
     let next = 0;
     let steps = 0;
     let refused = 0;
@@ -124,24 +127,45 @@ function confirmingTargets(config: Config, deps: Pick<Parameters<typeof buildTar
 }
 
 /**
- * Resolves once the service has finished what the last step started: no
- * HTTP call in flight, no file-system call pending, and neither the
- * database nor the fakes' request logs changed over three looks 2 ms apart.
+ * Whether a file-check round is due and not yet recorded: its stats run in
+ * the probe's child process, which the settler cannot see, and stepping the
+ * clock meanwhile would fire the probe's time-out first.
  */
-function settler(db: Database.Database, requestsSeen: () => number): () => Promise<void> {
+function fileRoundDue(db: Database.Database, clock: StepClock): () => boolean {
+  const due = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM scan_queue WHERE files_state = 'waiting' AND file_check_at <= ? AND due_at <= ?
+       AND state IN ('open', 'closed'))`,
+    )
+    .pluck();
+  return () => due.get(clock.now(), clock.now()) === 1;
+}
+
+/** How long the settler waits for a due file-check round before it steps anyway (a round that never starts). */
+const FILE_ROUND_WAIT_MS = 2_000;
+
+/**
+ * Resolves once the service has finished what the last step started: no
+ * HTTP call in flight, no file-system call pending, no file-check round due
+ * (for 2 s of real time at most), and neither the database nor the fakes'
+ * request logs changed over three looks 2 ms apart.
+ */
+function settler(db: Database.Database, seen: { requestsSeen: () => number; fileRoundDue: () => boolean }): () => Promise<void> {
   const version = db.prepare("PRAGMA data_version").pluck();
   const inFlight = () =>
     Object.values(globalAgent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0) +
     Object.values(globalAgent.requests).reduce((n, list) => n + (list?.length ?? 0), 0) +
     process.getActiveResourcesInfo().filter((r) => r.startsWith("FSReq")).length;
-  const look = () => `${version.get() as number}/${requestsSeen()}/${inFlight()}`;
+  const look = () => `${version.get() as number}/${seen.requestsSeen()}/${inFlight()}`;
   return async () => {
+    const roundsUntil = performance.now() + FILE_ROUND_WAIT_MS;
     let last = look();
     for (let quiet = 0; quiet < 3; ) {
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setTimeout(resolve, 2));
       const now = look();
-      quiet = now === last && inFlight() === 0 ? quiet + 1 : 0;
+      const waiting = inFlight() > 0 || (performance.now() < roundsUntil && seen.fileRoundDue());
+      quiet = now === last && !waiting ? quiet + 1 : 0;
       last = now;
     }
   };
