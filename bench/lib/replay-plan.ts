@@ -106,8 +106,12 @@ export function planDay(seed: number, counts: PlanCounts = DEFAULT_COUNTS): DayP
     quality: "Bluray-1080p",
   }));
   const existing = [...seasons.flat().map(episodePath), ...heldMovies.map(moviePath)];
-  const heldFile = () =>
-    pick(seasons.filter((s) => s.length > 0)[Math.floor(rand() * seasons.filter((s) => s.length > 0).length)] as EpisodeFile[]);
+  /** A season folder still holding at least `files` of the files held before the day, taken at random. */
+  const heldSeason = (files: number): EpisodeFile[] => {
+    const left = seasons.filter((season) => season.length >= files);
+    return left[Math.floor(rand() * left.length)] as EpisodeFile[];
+  };
+  const heldFile = () => pick(heldSeason(1));
 
   const events: DayEvent[] = [];
   const event = (kind: EventKind, file: string, postings: Posting[]) =>
@@ -152,7 +156,7 @@ export function planDay(seed: number, counts: PlanCounts = DEFAULT_COUNTS): DayP
     event("upgrade", to, [post(anyTime(), sonarrDownload(f, old), { adds: [to], removes: [from], names: [to, from] })]);
   }
   for (let i = 0; i < counts.renames; i++) {
-    const folder = seasons.filter((s) => s.length >= 3)[0] as EpisodeFile[];
+    const folder = heldSeason(3);
     const renames = Array.from({ length: int(1, 3) }, () => {
       const from = pick(folder);
       return { from, to: { ...from, title: `Chapter ${from.episode}` } };
