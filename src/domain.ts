@@ -37,6 +37,8 @@ export interface ScanRequest {
   priority?: number;
   /** The source's DELAY in ms (SOURCES); absent: SERVER_SCAN_DELAY. */
   delayMs?: number;
+  /** The source's batch is complete (Sonarr's Import Complete): due at once, waiting requests merged in, file checks still apply. */
+  dueNow?: boolean;
   /**
    * The paths the source named that led here, each with the media server's
    * path it was mapped to and the SERVER_PATH_MAPPINGS entry that did it

@@ -1,5 +1,5 @@
 import { ARR_APPS, CLOUD, NOTIFICATIONS, RCLONE, REWRITES, SOURCE_ENTRY, TARGET_ENTRY, TRIGGERS, WATCH } from "./schema-parts.js";
-import { bool, byKey, command, host, int, list, map, num, obj, oneOf, secret, str, strs, url } from "./spec-builders.js";
+import { bool, byKey, command, host, int, list, map, num, obj, oneOf, opt, secret, str, strs, url } from "./spec-builders.js";
 
 export { NOTIFICATION_EVENTS } from "./schema-parts.js";
 export { holdsSecret, type Secret, type Spec, secretOf } from "./spec.js";
@@ -32,7 +32,8 @@ export const CONFIG_SCHEMA = obj(
     ),
     SERVER_PATH_REWRITES: { ...REWRITES, doc: "rewrites of every incoming path, tried before SERVER_PATH_MAPPINGS" },
     SOURCES: map(SOURCE_ENTRY, "per source (a webhook's app, a /triggers/ name, a-train, watch, drive): priority, delay, filters"),
-    SERVER_SCAN_DELAY: num(180, "seconds of quiet before a folder is scanned (trailing debounce)", 0),
+    // Short (plex_autoscan waited 180 s): a batch's end skips it and file checks guard the mount (docs/configuration.md).
+    SERVER_SCAN_DELAY: num(10, "seconds of quiet before a folder is scanned (trailing debounce)", 0),
     SERVER_DELIVERY_CONCURRENCY: int(4, "scan calls in flight per target at once", { min: 1, max: 64 }),
     SERVER_SCAN_PRIORITIES: byKey({}, "priority (lower first) → path prefixes", {
       keyPattern: /^-?\d+$/,
@@ -79,10 +80,12 @@ export const CONFIG_SCHEMA = obj(
     PLEX_ENABLED: bool(true, "false: the flat PLEX_* keys define no target"),
     TARGETS: list(TARGET_ENTRY, "more media servers, after the Plex target of the flat PLEX_* keys"),
     ANCHORS: strs([], "files or folders that exist only while their mount is up; scans wait while one is missing", true),
-    // Off unless set: a scanarr that cannot see the media (another host, a container without the
-    // media volume) would hold every scan. plex_autoscan files carry their own value (10).
-    SERVER_MAX_FILE_CHECKS: int(0, "check rounds for the files a scan names before giving up; 0 turns file checks off", { min: 0 }),
-    SERVER_FILE_CHECK_DELAY: num(60, "seconds between two check rounds", 0),
+    // Unset: on for files whose library folder this machine has, off elsewhere (a scanarr that cannot
+    // see the media would hold every scan); mount/file-check-scope.ts. plex_autoscan files carry 10.
+    SERVER_MAX_FILE_CHECKS: opt(
+      int(undefined, "check rounds for the files a scan names before giving up; 0 turns file checks off; unset: automatic", { min: 0 }),
+    ),
+    SERVER_FILE_CHECK_DELAY: num(5, "seconds between two check rounds", 0),
     SERVER_FILE_EXIST_PATH_MAPPINGS: byKey({}, "local prefix → media-server prefixes: where scanarr sees the files", {
       keyPattern: /^\//,
       keyHint: "must be an absolute path on this machine",

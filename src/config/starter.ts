@@ -32,7 +32,9 @@ export function starterConfig(pass: string): Record<string, unknown> {
       "/data/Movies/": ["/movies/", "/mnt/unionfs/Media/Movies/", "My Drive/Media/Movies/"],
       "/data/TV/": ["/tv/", "/mnt/unionfs/Media/TV/", "My Drive/Media/TV/"],
     },
-    _SERVER_SCAN_DELAY: "Seconds to wait for more changes in a folder before scanning it.",
+    _SERVER_SCAN_DELAY:
+      "Seconds a folder must be quiet (no new request) before it is scanned; an app that says its import is complete " +
+      "(Sonarr's Import Complete, Radarr) skips the wait. plex_autoscan waited 180.",
     SERVER_SCAN_DELAY: defaults.SERVER_SCAN_DELAY,
     SERVER_IGNORE_LIST: defaults.SERVER_IGNORE_LIST,
     _CLOUD: "Google Drive monitoring; off until set up (docs/drive-monitoring.md).",

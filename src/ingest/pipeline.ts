@@ -44,6 +44,12 @@ export interface IngestOptions {
    * name of a /triggers/<NAME> route, `a-train/<drive>`.
    */
   sourceName?: string;
+  /**
+   * True when the tool that asks says its batch is complete (Sonarr's Import
+   * Complete, a Radarr, Lidarr or Readarr import): the folders are due at
+   * once instead of after their quiet time (ScanRequest.dueNow).
+   */
+  batchEnd?: boolean;
 }
 
 /**
@@ -120,7 +126,7 @@ export function createIngest(deps: IngestDeps): Ingest {
         inSlice = 1;
         await nextTurn();
       }
-      requests.push(...requestsFor(folder, folders.get(original), source, event, settings));
+      requests.push(...requestsFor(folder, folders.get(original), source, event, settings, options.batchEnd === true));
     }
     await options.admit?.();
     const outcome = await enqueueInSlices(deps.sink, requests);
@@ -227,10 +233,12 @@ function requestsFor(
   source: string,
   event: string,
   settings: SourceSettings | undefined,
+  batchEnd: boolean,
 ): ScanRequest[] {
   const base: ScanRequest = { folder, source, event };
   if (settings?.priority !== undefined) base.priority = settings.priority;
   if (settings?.delayMs !== undefined) base.delayMs = settings.delayMs;
+  if (batchEnd) base.dueNow = true;
   if (!named) return [base];
   const asked: ScanRequest[] = [];
   if (named.imports.size > 0) asked.push({ ...base, files: [...named.imports] });

@@ -34,10 +34,11 @@ export function coalesceRequest(
   incoming: ScanFacts,
   now: number,
   maxWaitMs = ctx.maxWaitMs,
+  dueNow = false,
 ): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
-    const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
+    const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs, dueNow);
     if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder.id, merged, scanFolder, now);
     else {
       saveMerged(ctx, holder.id, merged, now);
@@ -51,7 +52,7 @@ export function coalesceRequest(
     };
   }
   const children = findOpenDescendants(ctx, incoming.folder);
-  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)], maxWaitMs);
+  const merged = mergeFacts(ctx, [incoming, ...children.map(factsOf)], maxWaitMs, dueNow);
   const { lastInsertRowid } = ctx.st.insertScan.run(
     merged.folder,
     merged.priority,
@@ -145,9 +146,10 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
 /**
  * The first fact names the folder. Trailing debounce: the latest due time
  * wins (a request's own due time counts from its source's DELAY), but never
- * later than maxWait after the earliest request.
+ * later than maxWait after the earliest request; a batch's end (`dueNow`)
+ * makes the merged scan due at the newest request's time.
  */
-function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]], maxWaitMs = ctx.maxWaitMs): ScanFacts {
+function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]], maxWaitMs = ctx.maxWaitMs, dueNow = false): ScanFacts {
   const [head] = facts;
   // Loops, not Math.min(...): a parent may absorb tens of thousands of children.
   let latest = head;
@@ -170,6 +172,6 @@ function mergeFacts(ctx: CoalesceContext, facts: [ScanFacts, ...ScanFacts[]], ma
     event: latest.event,
     firstRequestedAt: first,
     lastRequestedAt: latest.lastRequestedAt,
-    dueAt: Math.min(due, first + maxWaitMs),
+    dueAt: dueNow ? latest.lastRequestedAt : Math.min(due, first + maxWaitMs),
   };
 }

@@ -35,11 +35,12 @@ export function enqueueRequests(
         event: request.event,
         firstRequestedAt: now,
         lastRequestedAt: now,
-        dueAt: now + delayMs,
+        dueAt: request.dueNow ? now : now + delayMs,
       },
       now,
       // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
       delayMs === ctx.delayMs ? ctx.maxWaitMs : Math.max(ctx.maxWaitMs, defaultMaxWaitMs(delayMs)),
+      request.dueNow === true,
     );
     const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
     attachFiles(ctx.fst, result.scanId, request.files ?? [], intent, ctx.gateFiles, now);

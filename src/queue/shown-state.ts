@@ -99,7 +99,7 @@ export function heldTargets(holds: readonly Hold[]): Set<string> {
 
 /**
  * The state shown for one scan. In this order: a delivery in flight, one
- * being confirmed, files not seen yet, the debounce, a hold (a missing anchor
+ * being confirmed, the debounce, files not seen yet, a hold (a missing anchor
  * holds everything; a scan whose every waiting delivery goes to a target that
  * is down or refuses its token), a delivery tried before, else waiting its
  * turn. scan-counts.ts counts the same rules in SQL; a test keeps them equal.
@@ -108,8 +108,9 @@ export function shownState(scan: ShownScanFacts, deliveries: readonly ShownDeliv
   if (!isLive(scan.state)) return scan.state;
   if (deliveries.some((d) => d.state === "delivering")) return "delivering";
   if (deliveries.some((d) => d.state === "confirming")) return "confirming";
-  if (scan.files_state === "waiting") return "waiting-for-files";
+  // Files are looked for once the quiet time is over: until then the scan is debouncing.
   if (scan.due_at > ctx.now) return "debouncing";
+  if (scan.files_state === "waiting") return "waiting-for-files";
   if (ctx.holds.some((h) => h.kind === "anchor")) return "held";
   const pending = deliveries.filter((d) => d.state === "pending");
   const held = heldTargets(ctx.holds);

@@ -17,7 +17,7 @@ import { createCompatDeps } from "../server/compat/deps.js";
 import { idleWatchHandle, type WatchHandle } from "../watch/handle.js";
 import { buildTargets, runtimeOfTarget } from "../targets/build-targets.js";
 import { trackConnections } from "../server/graceful-close.js";
-import { createMountSafety, fileCheckPolicyOf } from "../mount/mount-safety.js";
+import { createMountSafety, fileCheckPolicyOf, reportFileChecks } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
 import { runStartupDoctor } from "../doctor/startup.js";
 import { collectStartupGarbageSoon } from "../lib/startup-garbage.js";
@@ -85,7 +85,8 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const mapper = createServerMapper(config);
   const shutdown = new AbortController();
   const targets = buildAll(deps, shutdown.signal);
-  const mount = createMountSafety(config, { logger, clock });
+  const catalog = catalogOfTargets(targets);
+  const mount = createMountSafety(config, { logger, clock, libraryRootsOf: (path) => catalog.libraryRootsOf(path) });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
   const queue = new ScanQueue({
     fileChecks: fileCheckPolicyOf(config),
@@ -103,7 +104,6 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
   // The one way in for every source: webhooks, manual scans, /triggers, the watchers and drive monitoring.
-  const catalog = catalogOfTargets(targets);
   const sources = createSourceTable(config);
   const ingest = createIngest({
     mapper,
@@ -160,6 +160,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const pending = queue.countPending();
   if (pending > 0) logger.info({ pending }, "resuming pending scans from the queue");
   for (const b of targets) b.start();
+  reportFileChecks(config, logger);
   // Anchors are looked at now and every anchorPollMs, so /health and the watchers know the mounts
   // even while no scan is due (a due scan checks them itself before it goes out).
   // What holds deliveries back is written down when it changes, for the pages and `scanarr status`.

@@ -36,7 +36,7 @@ export async function ingestTrigger(result: TriggerResult, deps: TriggerIngestDe
   }
   let outcome: IngestOutcome;
   try {
-    outcome = await deps.ingest(result.paths, result.source, result.event, options);
+    outcome = await deps.ingest(result.paths, result.source, result.event, result.batchEnd ? { ...options, batchEnd: true } : options);
   } catch (error) {
     throw unwritableAnswer(error) ?? error;
   }

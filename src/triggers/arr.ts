@@ -1,4 +1,5 @@
-import { asDeleted, readDeletedFiles, type ArrPayload } from "./arr-payload.js";
+import { controlCharacterIn, isWithin, quotePath } from "../paths/index.js";
+import { asDeleted, readDeletedFiles, readRoot, type ArrPayload } from "./arr-payload.js";
 import { PayloadError, getField, type JsonObject } from "./read.js";
 import type { RequestedPath, Source, TriggerResult } from "./types.js";
 
@@ -17,6 +18,12 @@ export interface ArrTrigger {
   scanEvents: Readonly<Record<string, EventReader>>;
   /** Events the app sends that never name anything to scan. */
   quietEvents: readonly string[];
+  /**
+   * Whether this event (by its canonical name) is the last of its batch, so
+   * its folders need not wait for more (docs/configuration.md, "The quiet
+   * time and the batch's end").
+   */
+  endsBatch?: (event: string, body: JsonObject) => boolean;
 }
 
 /** Whether `body` looks like a webhook of this app. */
@@ -43,7 +50,11 @@ export function parseArrEvent(trigger: ArrTrigger, body: JsonObject, eventType: 
   try {
     const paths = reader === undefined ? [] : dedupe(reader(payload));
     if (paths.length === 0) return { kind: "invalid", reason: `${source} ${scanEvent}: no paths in the payload` };
-    return { kind: "scan", source, event: scanEvent, paths };
+    const root = trigger.endsBatch?.(scanEvent, body) === true ? readRoot(payload) : undefined;
+    // Without its media folder (a hand-written payload) an event is not trusted to end a batch: it waits its quiet time.
+    if (root === undefined) return { kind: "scan", source, event: scanEvent, paths };
+    checkWithinRoot(payload, root, paths);
+    return { kind: "scan", source, event: scanEvent, paths, batchEnd: true };
   } catch (error) {
     if (!(error instanceof PayloadError)) throw error;
     return { kind: "invalid", reason: `${source} ${scanEvent}: ${error.message}` };
@@ -69,6 +80,18 @@ export function withDeletedFiles(reader: EventReader): EventReader {
     const inPlace = new Set(deleted.filter((d) => importedPaths.has(d.path)).map((d) => d.path));
     return [...imported.map((p) => (inPlace.has(p.path) ? { ...p, refresh: true } : p)), ...deleted.filter((d) => !inPlace.has(d.path))];
   };
+}
+
+/**
+ * A batch's end makes its folders due at once, so it must name only files of
+ * its own series (movie, artist, author): a file elsewhere is no import of
+ * this app, and the whole request is refused rather than hurry other folders.
+ */
+function checkWithinRoot(payload: ArrPayload, root: string, paths: readonly RequestedPath[]): void {
+  // A path with a control character is refused in its own words (triggers/index.ts); it is not looked at here.
+  const outside = paths.find((p) => controlCharacterIn(p.path) === undefined && !isWithin(root, p.path));
+  if (outside !== undefined)
+    throw new PayloadError(`${quotePath(outside.path)} lies outside ${payload.rootKey}.${payload.rootPathKey} ${quotePath(root)}`);
 }
 
 function findEvent(names: readonly string[], eventType: string): string | undefined {

@@ -16,4 +16,6 @@ export const lidarr: ArrTrigger = {
     AlbumDelete: readRootFolder,
   },
   quietEvents: ["Grab", "ArtistAdd", "DownloadFailure", "ImportFailure", "Health", "HealthRestored", "ApplicationUpdate"],
+  // One Download per album import, naming all its tracks.
+  endsBatch: (event) => event === "Download",
 };

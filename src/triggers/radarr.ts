@@ -13,4 +13,6 @@ export const radarr: ArrTrigger = {
     MovieDelete: readRootFolder,
   },
   quietEvents: ["Grab", "MovieAdded", "Health", "HealthRestored", "ApplicationUpdate", "ManualInteractionRequired"],
+  // One Download per movie import: its one file is the whole batch.
+  endsBatch: (event) => event === "Download",
 };

@@ -16,4 +16,6 @@ export const readarr: ArrTrigger = {
     BookDelete: readRootFolder,
   },
   quietEvents: ["Grab", "AuthorAdded", "Health", "HealthRestored", "ApplicationUpdate"],
+  // One Download per book import, naming all its files.
+  endsBatch: (event) => event === "Download",
 };

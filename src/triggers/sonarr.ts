@@ -22,4 +22,6 @@ export const sonarr: ArrTrigger = {
     SeriesDelete: readRootFolder,
   },
   quietEvents: ["Grab", "SeriesAdd", "Health", "HealthRestored", "ApplicationUpdate", "ManualInteractionRequired"],
+  // One Download per file comes first; Import Complete (`episodeFiles[]`) closes the import.
+  endsBatch: (event, body) => event === "Download" && getField(body, "episodeFiles") !== undefined,
 };

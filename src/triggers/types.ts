@@ -16,7 +16,14 @@ export type PathKind = RequestedPath["kind"];
 
 export type TriggerResult =
   /** Something to scan; `paths` is never empty and holds no duplicates. */
-  | { kind: "scan"; source: Source; event: string; paths: RequestedPath[] }
+  | {
+      kind: "scan";
+      source: Source;
+      event: string;
+      paths: RequestedPath[];
+      /** The app says its batch is complete (Sonarr's Import Complete, one Radarr, Lidarr or Readarr import): due at once. */
+      batchEnd?: true;
+    }
   /** The *arr "Test" button: answer 2xx, scan nothing. */
   | { kind: "test"; source: Source | "unknown"; event: string }
   /** A well-formed event that carries nothing to scan (Grab, Health, ...). */

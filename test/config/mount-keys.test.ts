@@ -45,14 +45,11 @@ describe("mount-safety keys", () => {
     expect(warnings.map((w) => w.split(":")[0]).sort()).toEqual(["RCLONE.BINARY"]);
   });
 
-  it("defaults to file checks off (plex_autoscan's delay and exhaustion rule), no anchors and the refresh off", () => {
+  it("defaults to automatic file checks (SERVER_MAX_FILE_CHECKS unset) 5 s apart, plex_autoscan's exhaustion rule, no anchors and the refresh off", () => {
     const config = defaultConfig(PASS);
     expect(config.ANCHORS).toEqual([]);
-    expect([config.SERVER_MAX_FILE_CHECKS, config.SERVER_FILE_CHECK_DELAY, config.SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION]).toEqual([
-      0,
-      60,
-      false,
-    ]);
+    expect("SERVER_MAX_FILE_CHECKS" in config).toBe(false);
+    expect([config.SERVER_FILE_CHECK_DELAY, config.SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION]).toEqual([5, false]);
     expect(config.RCLONE.RC_CACHE_REFRESH.ENABLED).toBe(false);
     expect(parseConfigText(JSON.stringify(config)).written).toEqual(config);
   });
@@ -93,9 +90,9 @@ describe("mount-safety keys", () => {
   });
 
   it("rejects a negative or fractional check count", () => {
-    expect(problemsOf({ SERVER_MAX_FILE_CHECKS: -1, SERVER_FILE_CHECK_DELAY: -5 })).toEqual([
-      "SERVER_MAX_FILE_CHECKS: must be at least 0, got -1",
+    expect(problemsOf({ SERVER_MAX_FILE_CHECKS: -1, SERVER_FILE_CHECK_DELAY: -5 }).sort()).toEqual([
       "SERVER_FILE_CHECK_DELAY: must be at least 0, got -5",
+      "SERVER_MAX_FILE_CHECKS: must be at least 0, got -1",
     ]);
     expect(problemsOf({ SERVER_MAX_FILE_CHECKS: 2.5 })).toEqual(["SERVER_MAX_FILE_CHECKS: must be a whole number, got 2.5"]);
   });

@@ -33,10 +33,16 @@ describe("the config schema, the one declaration of every key", () => {
     expect(undescribed.map(([path]) => path)).toEqual([]);
   });
 
-  it("gives every key outside list entries a default, and its defaults pass its own checks", () => {
+  it("gives every key outside list entries a default (but one declared optional, whose absence means something), and its defaults pass its own checks", () => {
     const config = defaultConfig(PASS);
     expect(problemsOf(CONFIG_SCHEMA, config)).toEqual([]);
-    const top = everyKey(CONFIG_SCHEMA).filter(([path]) => !/[[{]/.test(path));
+    const top = everyKey(CONFIG_SCHEMA).filter(([path, spec]) => !/[[{]/.test(path) && !("optional" in spec && spec.optional));
+    // SERVER_MAX_FILE_CHECKS unset: file checks where the library folder is on this machine (mount/file-check-scope.ts).
+    expect(
+      everyKey(CONFIG_SCHEMA)
+        .filter(([path, spec]) => !/[[{]/.test(path) && "optional" in spec && spec.optional)
+        .map(([p]) => p),
+    ).toEqual(["SERVER_MAX_FILE_CHECKS"]);
     const missing = top.filter(
       ([path]) => path.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], config) === undefined,
     );

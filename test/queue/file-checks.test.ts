@@ -43,7 +43,8 @@ describe("file-exists checks", () => {
   it("delivers at once after the debounce when the imported file is already visible", async () => {
     const { queue, clock, target, files, reads } = setup({}, [FILE]);
     queue.enqueue([importOf(FILE)]);
-    expect(reads.listPending()[0]).toMatchObject({ state: "waiting-for-files", files: [{ path: FILE, deleted: false, seen: false }] });
+    // Its quiet time first (files are looked for once it is due), its file remembered unseen.
+    expect(reads.listPending()[0]).toMatchObject({ state: "debouncing", files: [{ path: FILE, deleted: false, seen: false }] });
     await advanceInSteps(clock, 10_000, 1_000);
     expect(files.rounds).toEqual([[FILE]]);
     expect(target.scans.map((s) => s.folder)).toEqual([FOLDER]);

@@ -25,17 +25,18 @@ export function prepareCountStatements(db: Database) {
     stored: p<[]>("SELECT state, n FROM scan_count WHERE n > 0"),
     delivering: p<[]>("SELECT DISTINCT scan_id AS id FROM scan_delivery INDEXED BY scan_delivery_lease WHERE state = 'delivering'"),
     confirming: p<[]>("SELECT DISTINCT scan_id AS id FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming'"),
-    waitingFiles: p<[]>(
-      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')",
+    // A scan still in its quiet time counts as debouncing: its files are looked for once it is due.
+    waitingFiles: p<[{ now: number }]>(
+      `SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_file_checks WHERE files_state = 'waiting' AND state IN ('open', 'closed')
+       AND due_at <= @now`,
     ),
     // Covered by the index (due_at, files_state): no table row is read.
     debouncing: p<[{ now: number }]>(
-      `SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_live_due WHERE state IN ('open', 'closed') AND due_at > @now
-       AND files_state <> 'waiting'`,
+      "SELECT COUNT(*) AS n FROM scan_queue INDEXED BY scan_queue_live_due WHERE state IN ('open', 'closed') AND due_at > @now",
     ),
     // Of the scans in flight (few), those the two counts above took in.
     busyWaiting: p<[{ busy: string; now: number }]>(
-      `SELECT COALESCE(SUM(files_state = 'waiting'), 0) AS files, COALESCE(SUM(files_state <> 'waiting' AND due_at > @now), 0) AS debouncing
+      `SELECT COALESCE(SUM(files_state = 'waiting' AND due_at <= @now), 0) AS files, COALESCE(SUM(due_at > @now), 0) AS debouncing
        FROM scan_queue WHERE id IN (SELECT value FROM json_each(@busy))`,
     ),
     // Due scans some target not held can take: the backlog of the targets that work (they drain it).
@@ -72,7 +73,7 @@ export function countScans(st: CountStatements, now: number, holds: readonly Hol
   counts.confirming = confirming.length;
   const busy = JSON.stringify([...delivering, ...confirming]);
   const inFlight = st.busyWaiting.get({ busy, now }) as { files: number; debouncing: number };
-  counts["waiting-for-files"] = n(st.waitingFiles.get()) - inFlight.files;
+  counts["waiting-for-files"] = n(st.waitingFiles.get({ now })) - inFlight.files;
   counts.debouncing = n(st.debouncing.get({ now })) - inFlight.debouncing;
   // Due, nothing in flight, no file to wait for: every one of them has a pending delivery.
   const due = live - counts.delivering - counts.confirming - counts["waiting-for-files"] - counts.debouncing;

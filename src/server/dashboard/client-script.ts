@@ -10,7 +10,7 @@ export const CLIENT_SCRIPT = `"use strict";
   var base = document.currentScript.src.replace(/dashboard\\.js$/, "");
   function rel(ms) {
     var s = Math.round(Math.abs(ms) / 1000);
-    if (s < 5) return "now";
+    if (s < 1) return "now";
     var span = s < 60 ? s + " s" : s < 3600 ? Math.round(s / 60) + " min" : s < 172800 ? Math.round(s / 3600) + " h" : Math.round(s / 86400) + " d";
     return ms > 0 ? "in " + span : span + " ago";
   }

@@ -99,7 +99,7 @@ describe("the states a scan shows", () => {
   });
 
   it("says what a waiting scan waits for, with the path as its source named it and the mapping that rewrote it", () => {
-    const { queue, shown } = setup();
+    const { queue, clock, shown } = setup();
     queue.enqueue([
       {
         folder: "/mnt/unionfs/TV/X",
@@ -116,6 +116,9 @@ describe("the states a scan shows", () => {
         ],
       },
     ]);
+    // Its quiet time first: files are looked for once it is due.
+    expect(shown()[0]?.state).toBe("debouncing");
+    clock.advance(60_000);
     const [scan] = shown();
     expect(scan?.reason?.text).toBe(
       "waiting for `/mnt/unionfs/TV/X/S01E01.mkv` to appear (checked 0 times, next look at " +
