@@ -38,7 +38,7 @@ export function coalesceRequest(
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
     const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
-    if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder.id, merged, scanFolder, now);
+    if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder, merged, scanFolder, now);
     else {
       saveMerged(ctx, holder.id, merged, now);
       if (scanFolder) ctx.st.needFolderScan.run(holder.id);
@@ -113,8 +113,16 @@ function absorbScan(ctx: CoalesceContext, intoId: number, child: OpenScanRow, no
   ctx.st.deleteScan.run(child.id);
 }
 
-/** `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the scan. */
-function saveIntoOpen(ctx: CoalesceContext, id: number, facts: ScanFacts, scanFolder: boolean, now: number): void {
+/**
+ * `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the
+ * scan, and its deliveries only when its due time or priority moved.
+ */
+function saveIntoOpen(ctx: CoalesceContext, holder: OpenScanRow, facts: ScanFacts, scanFolder: boolean, now: number): void {
+  const id = holder.id;
+  if (facts.dueAt === holder.due_at && facts.priority === holder.priority) {
+    ctx.st.countIntoOpen.run(facts.requests, facts.lastRequestedAt, facts.source, facts.event, scanFolder ? 1 : 0, id);
+    return;
+  }
   ctx.st.mergeIntoOpen.run(
     facts.dueAt,
     facts.priority,
