@@ -37,7 +37,7 @@ export function coalesceRequest(
 ): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
-    const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs);
+    const merged = keepDueWithinStep(mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs), holder.due_at, incoming.dueAt - now);
     if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder, merged, scanFolder, now);
     else {
       saveMerged(ctx, holder.id, merged, now);
@@ -148,6 +148,18 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
     id,
   );
   ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
+}
+
+/**
+ * A merge leaves the scan's due time where it is when the request would move it by less than a
+ * step of a hundredth of its delay (at most a second; a delay under 100 ms has no step): the
+ * requests of a burst then leave it, every index holding it and the deliveries unwritten, and
+ * only the scan's row is written. The scan may go out up to one step before the full delay
+ * after its last request.
+ */
+function keepDueWithinStep(merged: ScanFacts, dueAt: number, delayMs: number): ScanFacts {
+  const step = Math.min(1_000, Math.floor(delayMs / 100));
+  return merged.dueAt > dueAt && merged.dueAt - dueAt < step ? { ...merged, dueAt } : merged;
 }
 
 /**

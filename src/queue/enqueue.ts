@@ -35,7 +35,7 @@ export function enqueueRequests(
         event: request.event,
         firstRequestedAt: now,
         lastRequestedAt: now,
-        dueAt: dueAfter(now, delayMs),
+        dueAt: now + delayMs,
       },
       now,
       // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
@@ -49,15 +49,4 @@ export function enqueueRequests(
     earliest = Math.min(earliest, result.dueAt);
   });
   return { outcome: { queued: [...queued], covered: [...covered].filter((f) => !queued.has(f)) }, earliest };
-}
-
-/**
- * `now + delayMs` rounded down to a step of a hundredth of the delay (at most a second): the
- * requests of a burst for one folder then leave its due time, and so every index holding it and
- * its deliveries, as they were, and only the scan's row is written. A delay of 0 stays exact.
- */
-export function dueAfter(now: number, delayMs: number): number {
-  const step = Math.min(1_000, Math.floor(delayMs / 100));
-  const due = now + delayMs;
-  return step > 0 ? Math.floor(due / step) * step : due;
 }

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { dueAfter } from "../../../src/queue/enqueue.js";
 import { openDatabase, PAGE_BYTES } from "../../../src/queue/storage/database.js";
 import { migrateQueue } from "../../../src/queue/storage/schema.js";
 import { requestStatus } from "../../../src/queue/views/request-status.js";
@@ -65,16 +64,8 @@ describe("the queue's writes (issue 35)", () => {
     expect(nowhere.nearest).toContain("/tv/Show 2/Season 1/Show 2 - S01E5.mkv");
   });
 
-  it("moves a due time in steps of a hundredth of the delay, at most a second, and keeps a delay of 0 exact", () => {
-    expect(dueAfter(1_234, 60_000)).toBe(61_200);
-    expect(dueAfter(1_234, 180_000)).toBe(181_000);
-    expect(dueAfter(1_234, 0)).toBe(1_234);
-    expect(dueAfter(1_234, 50)).toBe(1_284);
-  });
-
   it("writes only the scan's row when a request merges within its due step, and moves the deliveries once the step is past", () => {
     const { queue, clock, db } = createQueue({ delayMs: 100_000, targets: ["plex", "jellyfin"] });
-    clock.advance(1_000 - (clock.now() % 1_000));
     const deliveries = () => db.prepare("SELECT target, due_at, updated_at FROM scan_delivery ORDER BY target").all();
     const scan = () => db.prepare("SELECT due_at AS dueAt, requests, last_requested_at AS last FROM scan_queue").get();
     queue.enqueue([episode(1, 1)]);
@@ -87,6 +78,12 @@ describe("the queue's writes (issue 35)", () => {
     clock.advance(1);
     queue.enqueue([episode(1, 3)]);
     expect(scan()).toEqual({ dueAt: start + 101_000, requests: 3, last: start + 1_000 });
+    // A delay under 100 ms has no step: every request moves the due time.
+    const exact = createQueue({ delayMs: 50 });
+    exact.queue.enqueue([episode(1, 1)]);
+    exact.clock.advance(1);
+    exact.queue.enqueue([episode(1, 2)]);
+    expect(exact.db.prepare("SELECT due_at - first_requested_at AS wait FROM scan_queue").get()).toEqual({ wait: 51 });
     expect(deliveries()).toEqual([
       { target: "jellyfin", due_at: start + 101_000, updated_at: start + 1_000 },
       { target: "plex", due_at: start + 101_000, updated_at: start + 1_000 },
