@@ -38,8 +38,8 @@ export function coalesceRequest(
 ): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
-    const merged = mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs, dueNow);
-    if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder.id, merged, scanFolder, now);
+    const merged = keepDueWithinStep(mergeFacts(ctx, [factsOf(holder), incoming], maxWaitMs, dueNow), holder.due_at, incoming.dueAt - now);
+    if (merged.firstRequestedAt === holder.first_requested_at) saveIntoOpen(ctx, holder, merged, scanFolder, now);
     else {
       saveMerged(ctx, holder.id, merged, now);
       if (scanFolder) ctx.st.needFolderScan.run(holder.id);
@@ -114,8 +114,16 @@ function absorbScan(ctx: CoalesceContext, intoId: number, child: OpenScanRow, no
   ctx.st.deleteScan.run(child.id);
 }
 
-/** `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the scan. */
-function saveIntoOpen(ctx: CoalesceContext, id: number, facts: ScanFacts, scanFolder: boolean, now: number): void {
+/**
+ * `saveMerged` for an open scan whose first request stays its first: one narrower UPDATE of the
+ * scan, and its deliveries only when its due time or priority moved.
+ */
+function saveIntoOpen(ctx: CoalesceContext, holder: OpenScanRow, facts: ScanFacts, scanFolder: boolean, now: number): void {
+  const id = holder.id;
+  if (facts.dueAt === holder.due_at && facts.priority === holder.priority) {
+    ctx.st.countIntoOpen.run(facts.requests, facts.lastRequestedAt, facts.source, facts.event, scanFolder ? 1 : 0, id);
+    return;
+  }
   ctx.st.mergeIntoOpen.run(
     facts.dueAt,
     facts.priority,
@@ -141,6 +149,18 @@ function saveMerged(ctx: CoalesceContext, id: number, facts: ScanFacts, now: num
     id,
   );
   ctx.st.pushDeliveries.run(facts.dueAt, facts.priority, now, id);
+}
+
+/**
+ * A merge leaves the scan's due time where it is when the request would move it by less than a
+ * step of a hundredth of its delay (at most a second; a delay under 100 ms has no step): the
+ * requests of a burst then leave it, every index holding it and the deliveries unwritten, and
+ * only the scan's row is written. The scan may go out up to one step before the full delay
+ * after its last request.
+ */
+function keepDueWithinStep(merged: ScanFacts, dueAt: number, delayMs: number): ScanFacts {
+  const step = Math.min(1_000, Math.floor(delayMs / 100));
+  return merged.dueAt > dueAt && merged.dueAt - dueAt < step ? { ...merged, dueAt } : merged;
 }
 
 /**

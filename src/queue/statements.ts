@@ -42,6 +42,11 @@ export function prepareStatements(db: Database) {
       `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, last_requested_at = ?, source = ?, event = ?,
        scan_folder = MAX(scan_folder, ?) WHERE id = ?`,
     ),
+    // The same, when neither the due time nor the priority moved: the scan's row alone is written,
+    // no index entry and no delivery (a burst of requests for one folder within one due step).
+    countIntoOpen: p<[number, number, string, string, number, number]>(
+      `UPDATE scan_queue SET requests = ?, last_requested_at = ?, source = ?, event = ?, scan_folder = MAX(scan_folder, ?) WHERE id = ?`,
+    ),
     updateMerged: p<[number, number, number, number, number, string, string, number]>(
       `UPDATE scan_queue SET due_at = ?, priority = ?, requests = ?, first_requested_at = ?, last_requested_at = ?,
        source = ?, event = ?, state = 'open' WHERE id = ?`,

@@ -53,20 +53,39 @@ const freeBytes = () => {
     return Infinity;
   }
 };
-// Every commit appends the pages it changed (a webhook's is about 18 of 4 KiB), and the WAL starts over
+// Every commit appends the pages it changed (a webhook's is about 10 of 1 KiB), and the WAL starts over
 // only when a commit finds it all copied back: a burst between two checkpoints never does, and the
-// disk, not 16 MiB, is then the limit. So the WAL may take at most a quarter (1/roomShare) of the room
+// disk, not the bound, is then the limit. So the WAL may take at most a quarter (1/roomShare) of the room
 // it has; past twice that, the writer empties it itself (wal-guard.ts), for when this thread lags.
 const boundOf = (wal) => Math.min(truncateAboveBytes, (wal + freeBytes()) / roomShare);
 const overBound = () => {
   const wal = walBytes();
   return wal > boundOf(wal);
 };
+const walStamp = () => {
+  try {
+    const s = statSync(file + "-wal");
+    return s.size + ":" + s.mtimeMs;
+  } catch {
+    return "";
+  }
+};
 let failures = 0;
 let timer;
 let stopping = false;
-const run = (truncate) => {
+let stamp = walStamp();
+const run = (truncate, timed) => {
   clearTimeout(timer);
+  // A timed checkpoint waits for the writes to pause: each copies every page written since the last
+  // one, so one a second during a burst wrote the pages the burst keeps changing again and again.
+  // The WAL's bound (the watch below) still empties it during the burst.
+  const now = walStamp();
+  const writing = timed && failures === 0 && now !== stamp;
+  stamp = now;
+  if (writing) {
+    if (!stopping) timer = setTimeout(run, intervalMs, false, true);
+    return;
+  }
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
     // Over the bound, after a failure, or asked (space came back, or writes are refused): hand the WAL's bytes back to the disk.
@@ -77,9 +96,10 @@ const run = (truncate) => {
     failures += 1;
     parentPort.postMessage({ ok: false, code: error && error.code, message: String((error && error.message) || error), walBytes: walBytes() });
   }
-  if (!stopping) timer = setTimeout(run, failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures), false);
+  stamp = walStamp();
+  if (!stopping) timer = setTimeout(run, failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures), false, true);
 };
-timer = setTimeout(run, intervalMs, false);
+timer = setTimeout(run, intervalMs, false, true);
 // A stat and a statfs; a checkpoint only when the WAL is past its bound (not while failing ones back off).
 // Past half of it, a burst can cross the rest before the next look: then it looks ten times as often.
 let watch;
@@ -101,7 +121,8 @@ parentPort.on("message", (message) => {
 `;
 
 /**
- * Copies the WAL back into the database every `intervalMs` from a worker
+ * Copies the WAL back into the database every `intervalMs` (once the writes
+ * paused for that long: see the worker) from a worker
  * thread with its own connection. A PASSIVE checkpoint never blocks writers,
  * so the commits on the request path do not pay for it (with SQLite's
  * automatic checkpoint a commit now and then took 100–400 ms under load).

@@ -223,6 +223,15 @@ const MIGRATIONS: string[] = [
   CREATE INDEX IF NOT EXISTS scan_delivery_finished ON scan_delivery (target, updated_at, state) WHERE state IN ('done', 'unconfirmed', 'failed');
   CREATE INDEX IF NOT EXISTS scan_delivery_confirmed ON scan_delivery (updated_at) WHERE state = 'done' AND confirm IS NOT NULL;
   `,
+  // 9: indexes every new-file webhook wrote for a reader a person starts now and then. A new
+  // path went into two (by path as named and as mapped), about a third of the pages a merge
+  // wrote, for \`scanarr status\` alone; each merge moved the scan in the last-request one,
+  // for the manual page's 50 latest scans alone. Those readers now read the table through.
+  `
+  DROP INDEX IF EXISTS scan_request_path;
+  DROP INDEX IF EXISTS scan_request_mapped;
+  DROP INDEX IF EXISTS scan_queue_last_requested;
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */

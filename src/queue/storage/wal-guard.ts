@@ -24,19 +24,25 @@ export function guardWal(db: Database, file: string, events: QueueEvents, logger
   const dir = path.dirname(file);
   let looking = false;
   let lastError = "";
+  // After a failed try (a reader in another program holds its snapshot), the next waits until the
+  // WAL has grown by another bound: each try may hold the request path for GUARD_BUSY_MS.
+  let failedAtBytes = 0;
   const look = () => {
     looking = false;
     if (!db.open || db.inTransaction) return;
     const walBytes = sizeOf(wal);
-    if (walBytes <= 2 * Math.min(WAL_TRUNCATE_BYTES, (walBytes + freeBytesOf(dir)) / WAL_ROOM_SHARE)) return;
+    const bound = Math.min(WAL_TRUNCATE_BYTES, (walBytes + freeBytesOf(dir)) / WAL_ROOM_SHARE);
+    if (walBytes <= 1.5 * bound || walBytes <= failedAtBytes + bound) return;
     // A reader in another program (`scanarr status`) would hold a TRUNCATE for the whole 5 s busy
     // timeout, on the request path: it waits as briefly as the thread's does, then settles for less.
     const busyMs = db.pragma("busy_timeout", { simple: true }) as number;
     db.pragma(`busy_timeout = ${GUARD_BUSY_MS}`);
     try {
-      db.pragma("wal_checkpoint(TRUNCATE)");
+      const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>;
+      failedAtBytes = result?.busy ? walBytes : 0;
       lastError = "";
     } catch (error) {
+      failedAtBytes = walBytes;
       // The checkpoint thread and the storage watch hear of a full disk on their own.
       if (messageOf(error) !== lastError) logger.debug({ err: error, database: file }, "the writer's own WAL checkpoint failed");
       lastError = messageOf(error);

@@ -12,6 +12,7 @@ function prepareListStatements(db: Database) {
     pending: p<[number]>("SELECT * FROM scan_queue WHERE state IN ('open', 'closed') ORDER BY priority, due_at, id LIMIT ?"),
     unconfirmed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'unconfirmed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
     failed: p<[number]>("SELECT * FROM scan_queue WHERE state = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?"),
+    // No index (every merge would move the scan in it): the manual page reads the table through.
     recent: p<[number]>("SELECT * FROM scan_queue ORDER BY last_requested_at DESC, id DESC LIMIT ?"),
   };
 }

@@ -26,7 +26,9 @@ const NEAREST_SHOWN = 5;
  * Finds the requests for `paths` (a file or a folder, as named or as mapped):
  * those naming it, a folder holding it, or a path inside it; each with the
  * scan that took it in, as the queue shows it (state, reason, deliveries).
- * Reads only: safe on a read-only handle while serve writes.
+ * Reads only: safe on a read-only handle while serve writes. The paths have
+ * no index (every webhook would write it, for a command a person runs):
+ * each lookup reads the table through.
  */
 export function requestStatus(db: Database, paths: readonly string[], now: number): RequestStatus {
   const looked = [...new Set(paths.map(keyOf))];
@@ -35,12 +37,8 @@ export function requestStatus(db: Database, paths: readonly string[], now: numbe
     `SELECT * FROM scan_request WHERE path IN (SELECT value FROM json_each(@keys)) OR mapped IN (SELECT value FROM json_each(@keys))
      ORDER BY last_at DESC LIMIT @limit`,
   );
-  const inside = db.prepare(
-    `SELECT * FROM scan_request INDEXED BY scan_request_mapped WHERE mapped >= @from AND mapped < @to ORDER BY mapped LIMIT @limit`,
-  );
-  const insideNamed = db.prepare(
-    `SELECT * FROM scan_request INDEXED BY scan_request_path WHERE path >= @from AND path < @to ORDER BY path LIMIT @limit`,
-  );
+  const inside = db.prepare(`SELECT * FROM scan_request WHERE mapped >= @from AND mapped < @to ORDER BY mapped LIMIT @limit`);
+  const insideNamed = db.prepare(`SELECT * FROM scan_request WHERE path >= @from AND path < @to ORDER BY path LIMIT @limit`);
   const keys = JSON.stringify(looked.flatMap((p) => [p, ...attempt(() => ancestorsOf(p), [])]));
   const rows = new Map<string, RequestRow>();
   const add = (list: unknown[]) => {
@@ -106,11 +104,11 @@ function attempt<T>(fn: () => T, fallback: T): T {
 
 /** The stored paths (as named and as mapped) next to `looked` in sort order, ranked by the whole segments they share with it. */
 function nearest(db: Database, looked: readonly string[]): string[] {
-  const around = (column: "path" | "mapped", index: string) => [
-    db.prepare(`SELECT ${column} AS p FROM scan_request INDEXED BY ${index} WHERE ${column} < ? ORDER BY ${column} DESC LIMIT ?`),
-    db.prepare(`SELECT ${column} AS p FROM scan_request INDEXED BY ${index} WHERE ${column} >= ? ORDER BY ${column} LIMIT ?`),
+  const around = (column: "path" | "mapped") => [
+    db.prepare(`SELECT ${column} AS p FROM scan_request WHERE ${column} < ? ORDER BY ${column} DESC LIMIT ?`),
+    db.prepare(`SELECT ${column} AS p FROM scan_request WHERE ${column} >= ? ORDER BY ${column} LIMIT ?`),
   ];
-  const statements = [...around("path", "scan_request_path"), ...around("mapped", "scan_request_mapped")];
+  const statements = [...around("path"), ...around("mapped")];
   const found = new Map<string, number>();
   for (const p of looked) {
     for (const st of statements) {

@@ -1,8 +1,10 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/lib/logger.js";
-import { openDatabase } from "../../../src/queue/storage/database.js";
+import { openDatabase, type Database } from "../../../src/queue/storage/database.js";
 import type { QueueEvents, QueueListener } from "../../../src/queue/events.js";
 import { guardWal } from "../../../src/queue/storage/wal-guard.js";
 import { canMountSmallDisk, mountDiskForTest } from "../../helpers/small-disk.js";
@@ -55,6 +57,59 @@ describe.skipIf(!canMountSmallDisk)("the writer's WAL guard", () => {
     } finally {
       unguard();
       db.close();
+    }
+  });
+});
+
+describe("the writer's WAL guard while another program reads", () => {
+  it("tries once while a reader holds its snapshot, not at every commit, and empties the WAL once the reader is gone", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "scanarr-guard-"));
+    const file = path.join(dir, "scanarr.db");
+    const db = openDatabase(file);
+    // The handle as the guard sees it, counting the checkpoints it asks for.
+    const tries: string[] = [];
+    const seen = new Proxy(db, {
+      get(target, key) {
+        if (key !== "pragma") return Reflect.get(target, key, target);
+        return (sql: string, options?: { simple?: boolean }) => {
+          if (sql.startsWith("wal_checkpoint")) tries.push(sql);
+          return target.pragma(sql, options);
+        };
+      },
+    }) as Database;
+    const queue = events();
+    const unguard = guardWal(seen, file, queue, silentLogger());
+    const reader = new BetterSqlite3(file, { readonly: true });
+    try {
+      db.exec("CREATE TABLE filler (x BLOB)");
+      const insert = db.prepare("INSERT INTO filler (x) VALUES (randomblob(1000))");
+      const write = (kib: number) =>
+        db.transaction(() => {
+          for (let i = 0; i < kib; i++) insert.run();
+        })();
+      reader.exec("BEGIN");
+      reader.prepare("SELECT COUNT(*) FROM filler").get();
+      write(4 * 1024);
+      queue.commit();
+      await Promise.resolve();
+      expect(tries).toEqual(["wal_checkpoint(TRUNCATE)"]);
+      expect(walBytes(file)).toBeGreaterThan(3 << 20);
+      write(256);
+      queue.commit();
+      await Promise.resolve();
+      expect(tries).toHaveLength(1);
+      reader.exec("COMMIT");
+      write(3 * 1024);
+      queue.commit();
+      await Promise.resolve();
+      expect(tries).toHaveLength(2);
+      expect(walBytes(file)).toBe(0);
+      expect(db.pragma("busy_timeout", { simple: true })).toBe(5_000);
+    } finally {
+      reader.close();
+      unguard();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
