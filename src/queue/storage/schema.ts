@@ -223,6 +223,11 @@ const MIGRATIONS: string[] = [
   CREATE INDEX IF NOT EXISTS scan_delivery_finished ON scan_delivery (target, updated_at, state) WHERE state IN ('done', 'unconfirmed', 'failed');
   CREATE INDEX IF NOT EXISTS scan_delivery_confirmed ON scan_delivery (updated_at) WHERE state = 'done' AND confirm IS NOT NULL;
   `,
+  // 9: a confirming delivery's due_at is when its driver looks at it next, so
+  // a poll reads the deliveries due, not every one being confirmed.
+  `
+  CREATE INDEX IF NOT EXISTS scan_delivery_confirm_due ON scan_delivery (target, due_at, id) WHERE state = 'confirming';
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */
