@@ -66,6 +66,18 @@ describe("confirmation while the server lags", () => {
     expect(records(r).map((x) => x.looks)).toEqual([[0], [0], [0]]);
   });
 
+  it("asks at every poll while the section refreshes, and spaces nothing out for it", async () => {
+    rig = await startRig({}, { refreshDuration: "manual" });
+    const r = rig;
+    r.enqueue({ folder: folderOf(0), source: "sonarr", event: "Download", files: [`${folderOf(0)}/e.mkv`] });
+    await r.runUntil(() => r.plex.refreshes.length === 1, "the scan call");
+    const deliveredAt = r.clock.now();
+    const before = r.plex.requests.length;
+    await runTo(r, deliveredAt + 55_000);
+    expect(r.plex.requests.slice(before).filter((q) => q.url === "/library/sections").length).toBe(5);
+    expect(records(r).map((x) => x.looks)).toEqual([[0]]);
+  });
+
   it("looks at 450 scans due together in one poll with one sections call, a slice at a time", async () => {
     rig = await startRig({ SERVER_DELIVERY_CONCURRENCY: 16 });
     const r = rig;

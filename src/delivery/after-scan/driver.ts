@@ -217,7 +217,8 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
   switch (step.kind) {
     case "wait":
       if (step.refreshing) s.sawRefreshing = true;
-      s.looks = (s.looks ?? 0) + 1;
+      // Only a server that has finished and still lacks the files is asked less often; a refreshing one at every poll.
+      if (step.why === "files-missing") s.looks = (s.looks ?? 0) + 1;
       s.notConfirmed = step.notConfirmed;
       return;
     case "rescan": {

@@ -11,7 +11,7 @@ export interface SectionProgress {
   /** Since when the re-scan is held by a missing anchor (unset once it went out). */
   rescanHeld?: number;
   sawRefreshing?: boolean;
-  /** Polls that looked at this section and waited since its latest scan call (spaces the next looks out). */
+  /** Polls since its latest scan call that found the section finished and the files not yet as expected (spaces the next looks out). */
   looks?: number;
   /** Files the latest poll found not as expected (shown while waiting). */
   notConfirmed?: string[];
@@ -72,9 +72,11 @@ const EVEN_LOOKS = 2;
 
 /**
  * When the driver looks at a delivery still being confirmed next: each
- * unsettled section one poll after its scan call, then one poll apart for
- * the first looks and farther apart after them (a server that lags is not
- * asked about every scan at every poll), but never later than the moments
+ * unsettled section one poll after its scan call, then one poll apart (at
+ * every poll while the section refreshes), and, once the server finished
+ * and still lacks the files, one poll apart for the first looks and farther
+ * apart after them (a server that lags is not asked about every scan at
+ * every poll; a poll's ROUND_LIMIT bounds the rest), but never later than the moments
  * the confirmation decides something (the re-scan delay, the longest wait
  * for a refreshing section). A re-scan held by a missing anchor is tried
  * at the next poll. Always after `now`.
