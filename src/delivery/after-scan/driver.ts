@@ -31,7 +31,7 @@ export type ConfirmQueue = Pick<
  * round what is due, and never holds the loop (the webhooks) for long.
  */
 const ROUND_LIMIT = 2_000;
-const SLICE = 200;
+const SLICE = 100;
 
 export interface ConfirmationOptions {
   queue: ConfirmQueue;
@@ -102,8 +102,10 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
       });
   }
 
-  // Deliveries a stop left confirming are polled again at once.
-  if (queue.countConfirming(options.target.target.name) > 0) arm(0);
+  // Deliveries a stop left confirming are polled again one interval after the start, not in its first
+  // seconds, which the start-up and the clients reconnecting already fill (a backlog of thousands
+  // polled at once there tripled the webhooks' p99).
+  if (queue.countConfirming(options.target.target.name) > 0) arm(pollMs);
   return {
     wake: () => arm(pollMs),
     async stop() {
