@@ -51,12 +51,12 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
   const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env, signal: controller.signal });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   const reads = new QueueReads(db, clock);
-  // Every poll ends by asking how many deliveries still wait (to arm the next one): the bench's "poll done".
+  // Every poll ends by asking when the next delivery falls due (to arm the next one): the bench's "poll done".
   let pollsEnded = 0;
   const watched = Object.assign(Object.create(queue) as ScanQueue, {
-    countConfirming: (target: string) => {
+    nextConfirmDue: (target: string) => {
       pollsEnded += 1;
-      return queue.countConfirming(target);
+      return queue.nextConfirmDue(target);
     },
   });
   const afterScan = startAfterScan({

@@ -40,6 +40,8 @@ export interface ConfirmProgress {
   deliveryId: number;
   progress: object;
   detail: string;
+  /** When the driver looks at this delivery next; unchanged when absent. */
+  dueAt?: number;
 }
 
 /** How a confirmation ended, as recorded. */
@@ -55,27 +57,35 @@ export interface ConfirmFinish {
   progress: (object & { confirmedAfterMs?: number }) | null;
 }
 
+const CONFIRMING_COLUMNS = `d.id AS deliveryId, d.scan_id AS scanId, d.target AS target, d.confirm AS confirm, s.folder AS folder,
+  s.source AS source, s.event AS event, s.first_requested_at AS firstRequestedAt, d.delivered_at AS deliveredAt, d.libraries AS libraries`;
+
 export function prepareConfirmStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
-    markConfirming: p<[string | null, number, number, number, string]>(
-      `UPDATE scan_delivery SET state = 'confirming', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?,
+    markConfirming: p<[string | null, number, number, number, number, string]>(
+      `UPDATE scan_delivery SET state = 'confirming', attempts = attempts + 1, libraries = COALESCE(?, libraries), delivered_at = ?, due_at = ?,
        confirm = NULL, detail = NULL, last_error = NULL, owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND state = 'delivering' AND owner = ?`,
     ),
     // Each confirming target has its own driver; the partial index holds only the deliveries being confirmed.
     listConfirming: p<[string, number]>(
-      `SELECT d.id AS deliveryId, d.scan_id AS scanId, d.target AS target, d.confirm AS confirm, s.folder AS folder,
-       s.source AS source, s.event AS event, s.first_requested_at AS firstRequestedAt,
-       d.delivered_at AS deliveredAt, d.libraries AS libraries
-       FROM scan_delivery d INDEXED BY scan_delivery_confirming JOIN scan_queue s ON s.id = d.scan_id
+      `SELECT ${CONFIRMING_COLUMNS} FROM scan_delivery d INDEXED BY scan_delivery_confirming JOIN scan_queue s ON s.id = d.scan_id
        WHERE d.state = 'confirming' AND d.target = ? ORDER BY d.id LIMIT ?`,
     ),
+    // A confirming delivery's due_at is when its driver looks at it next: a poll reads only those due.
+    listConfirmingDue: p<[string, number, number]>(
+      `SELECT ${CONFIRMING_COLUMNS} FROM scan_delivery d INDEXED BY scan_delivery_confirm_due JOIN scan_queue s ON s.id = d.scan_id
+       WHERE d.state = 'confirming' AND d.target = ? AND d.due_at <= ? ORDER BY d.due_at, d.id LIMIT ?`,
+    ),
+    nextConfirmDue: p<[string]>(
+      "SELECT MIN(due_at) AS at FROM scan_delivery INDEXED BY scan_delivery_confirm_due WHERE state = 'confirming' AND target = ?",
+    ),
     countConfirming: p<[string]>(
-      "SELECT COUNT(*) AS n FROM scan_delivery INDEXED BY scan_delivery_confirming WHERE state = 'confirming' AND target = ?",
+      "SELECT COUNT(*) AS n FROM scan_delivery INDEXED BY scan_delivery_confirm_due WHERE state = 'confirming' AND target = ?",
     ),
     filesOf: p<[number]>("SELECT path, deletion, seen, refresh FROM scan_file WHERE scan_id = ? ORDER BY path"),
-    saveProgress: p<[string, string, number, number]>(
-      "UPDATE scan_delivery SET confirm = ?, detail = ?, updated_at = ? WHERE id = ? AND state = 'confirming'",
+    saveProgress: p<[string, string, number | null, number, number]>(
+      "UPDATE scan_delivery SET confirm = ?, detail = ?, due_at = COALESCE(?, due_at), updated_at = ? WHERE id = ? AND state = 'confirming'",
     ),
     // The target and folder come back for the event told after the commit.
     finish: p<[string, string | null, string, string | null, number, number]>(
@@ -95,16 +105,24 @@ export function recordConfirming(
   libraries: LibraryRef[],
   now: number,
 ): boolean {
-  return cst.markConfirming.run(JSON.stringify(libraries), now, now, job.deliveryId, ctx.owner).changes > 0;
+  return cst.markConfirming.run(JSON.stringify(libraries), now, now, now, job.deliveryId, ctx.owner).changes > 0;
 }
 
+type ConfirmingRow = Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles" | "refreshFiles" | "libraries"> & {
+  confirm: string | null;
+  libraries: string | null;
+};
+
 export function listConfirming(cst: ConfirmStatements, target: string, limit: number): ConfirmingDelivery[] {
-  const rows = cst.listConfirming.all(target, limit) as Array<
-    Omit<ConfirmingDelivery, "progress" | "files" | "deletedFiles" | "refreshFiles" | "libraries"> & {
-      confirm: string | null;
-      libraries: string | null;
-    }
-  >;
+  return withFiles(cst, cst.listConfirming.all(target, limit) as ConfirmingRow[]);
+}
+
+/** The deliveries to `target` whose driver's next look is due by `now`, the longest due first. */
+export function listConfirmingDue(cst: ConfirmStatements, target: string, now: number, limit: number): ConfirmingDelivery[] {
+  return withFiles(cst, cst.listConfirmingDue.all(target, now, limit) as ConfirmingRow[]);
+}
+
+function withFiles(cst: ConfirmStatements, rows: ConfirmingRow[]): ConfirmingDelivery[] {
   return rows.map(({ confirm, libraries, ...row }) => {
     const files = cst.filesOf.all(row.scanId) as Array<FileRow & { refresh: number }>;
     return {
@@ -121,7 +139,7 @@ export function listConfirming(cst: ConfirmStatements, target: string, limit: nu
 /** Stores the drivers' records of confirming deliveries (inside the caller's transaction); answers how many it saved. */
 export function saveConfirmProgress(cst: ConfirmStatements, updates: readonly ConfirmProgress[], now: number): number {
   let saved = 0;
-  for (const u of updates) saved += cst.saveProgress.run(JSON.stringify(u.progress), u.detail, now, u.deliveryId).changes;
+  for (const u of updates) saved += cst.saveProgress.run(JSON.stringify(u.progress), u.detail, u.dueAt ?? null, now, u.deliveryId).changes;
   return saved;
 }
 

@@ -1,5 +1,11 @@
 import type { Database } from "better-sqlite3";
-import { listConfirming, prepareConfirmStatements, type ConfirmingDelivery, type ConfirmStatements } from "./confirm-store.js";
+import {
+  listConfirming,
+  listConfirmingDue,
+  prepareConfirmStatements,
+  type ConfirmingDelivery,
+  type ConfirmStatements,
+} from "./confirm-store.js";
 import { prepareHoldStatements, type HoldStatements } from "./holds.js";
 import { prepareFileStatements, type FileStatements } from "./scan-files.js";
 import { prepareRequestStatements, type RequestStatements } from "./scan-requests.js";
@@ -37,6 +43,16 @@ export class DueReads {
   /** Every delivery to `target` being confirmed, oldest first, with the files its scan named. */
   listConfirming(target: string, limit = 10_000): ConfirmingDelivery[] {
     return listConfirming(this.cst, target, limit);
+  }
+
+  /** The deliveries to `target` whose confirmation's next look is due by `now`, the longest due first, at most `limit`. */
+  listConfirmingDue(target: string, now: number, limit: number): ConfirmingDelivery[] {
+    return listConfirmingDue(this.cst, target, now, limit);
+  }
+
+  /** When the next look at a delivery to `target` being confirmed falls due, if any. */
+  nextConfirmDue(target: string): number | undefined {
+    return (this.cst.nextConfirmDue.get(target) as { at: number | null }).at ?? undefined;
   }
 
   countConfirming(target: string): number {

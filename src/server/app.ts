@@ -10,6 +10,7 @@ import { sendJson } from "./respond.js";
 import { ROUTES } from "./route-list.js";
 import { createFormToken } from "./same-origin.js";
 import type { RequestContext, ScanServerDeps } from "./types.js";
+import { createTurnShare } from "./turn-share.js";
 import { createWrongPassLog } from "./wrong-pass-log.js";
 import { messageOf } from "../lib/errors.js";
 
@@ -19,6 +20,7 @@ export function createScanServer(deps: ScanServerDeps): Server {
   const dispatch = createDispatch(ROUTES, { passMatches: createPassCheck(deps.pass), noteWrongPass: wrongPass.note });
   const formToken = createFormToken();
   const live = deps.dashboard ? createLiveEvents(deps.dashboard.events) : undefined;
+  const turns = createTurnShare();
   const server = createServer((req, res) => {
     const ctx: RequestContext = {
       req,
@@ -29,6 +31,7 @@ export function createScanServer(deps: ScanServerDeps): Server {
       formToken,
       params: {},
       live,
+      turns,
     };
     dispatch(ctx).catch((error: unknown) => fail(res, deps.logger, error));
   });
@@ -36,6 +39,7 @@ export function createScanServer(deps: ScanServerDeps): Server {
     wrongPass.flush();
     deps.login?.flush();
   });
+  server.on("connection", () => turns.noteConnection());
   answerHalfClosed(server);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;

@@ -21,10 +21,13 @@ export const serviceRoutes: Route[] = [
 ];
 
 /** POST /<pass>: a webhook or a manual request, answered only after the queue committed it. */
-export async function handleScanPost({ req, res, deps, remote, formToken }: RequestContext): Promise<void> {
+export async function handleScanPost({ req, res, deps, remote, formToken, turns }: RequestContext): Promise<void> {
   let body: ParsedBody | undefined;
   try {
-    body = parseBody(await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES), req.headers["content-type"]);
+    const raw = await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES);
+    const turn = turns?.enter();
+    if (turn) await turn;
+    body = parseBody(raw, req.headers["content-type"]);
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
     const outcome = refuseUnmatched(await ingestTrigger(parseScanRequest(body.value), deps));

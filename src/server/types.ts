@@ -1,3 +1,4 @@
+import type { TurnShare } from "./turn-share.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Ingest } from "../ingest/pipeline.js";
 import type { Clock } from "../lib/clock.js";
@@ -68,6 +69,8 @@ export interface RequestContext {
   live?: LiveEvents;
   /** Who is logged in to the dashboard, when a login is configured. */
   user?: string;
+  /** Shares the loop's turns between requests while clients connect (turn-share.ts); absent: no waiting. */
+  turns?: TurnShare;
 }
 
 /**

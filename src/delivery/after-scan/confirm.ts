@@ -41,17 +41,18 @@ export interface Confirmer {
    * many wait on one section), then one lookup covers the files of every scan
    * whose section is done. Nothing is called when nothing waits. Throws a
    * Target*Error when the server cannot be asked; the driver then polls
-   * again at its next interval.
+   * again at its next interval. `sections`: the libraries as an earlier
+   * slice of the same poll saw them, so a poll lists them once.
    */
-  poll(waits: readonly ConfirmWait[], now: number): Promise<ConfirmRound>;
+  poll(waits: readonly ConfirmWait[], now: number, sections?: LibraryScanState[]): Promise<ConfirmRound>;
 }
 
 export function createConfirmer(options: ConfirmerOptions): Confirmer {
   const { target, settings } = options;
   return {
-    async poll(waits, now) {
-      if (waits.length === 0) return { outcomes: [], sections: [] };
-      const sections = await target.listLibraryStates();
+    async poll(waits, now, seen) {
+      if (waits.length === 0) return { outcomes: [], sections: seen ?? [] };
+      const sections = seen ?? (await target.listLibraryStates());
       const byId = new Map(sections.map((s) => [s.id, s]));
       const checked: ConfirmWait[] = [];
       const requests: FindFilesRequest[] = [];

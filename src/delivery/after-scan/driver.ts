@@ -4,13 +4,34 @@ import type { Logger } from "../../lib/logger.js";
 import type { DeliveryTarget } from "../deliver.js";
 import type { AnchorGate } from "../anchor-gate.js";
 import type { ScanQueue } from "../../queue/scan-queue.js";
-import type { AfterScanCapability } from "../../domain.js";
+import type { AfterScanCapability, LibraryScanState } from "../../domain.js";
 import { createConfirmer, type ConfirmStep, type Confirmer, type ConfirmWait } from "./confirm.js";
 import type { RescanQueue } from "../rescans.js";
-import { describeHeldSettle, describeProgress, readProgress, unsettled, type PlexConfirming, type SectionProgress } from "./progress.js";
+import { nextTurn } from "../../lib/next-turn.js";
+import {
+  describeHeldSettle,
+  describeProgress,
+  nextLookAt,
+  readProgress,
+  unsettled,
+  type PlexConfirming,
+  type SectionProgress,
+} from "./progress.js";
 import { heldForAnchors, settleBatch } from "./settle.js";
 
-export type ConfirmQueue = Pick<ScanQueue, "listConfirming" | "countConfirming" | "saveConfirmProgress" | "recordConfirmed">;
+export type ConfirmQueue = Pick<
+  ScanQueue,
+  "listConfirming" | "listConfirmingDue" | "nextConfirmDue" | "countConfirming" | "saveConfirmProgress" | "recordConfirmed"
+>;
+
+/**
+ * A poll looks at the deliveries due (`nextLookAt`), the longest due first,
+ * at most ROUND_LIMIT of them, SLICE at a time with a turn of the event loop
+ * between slices: a server that lags behind thousands of scans costs each
+ * round what is due, and never holds the loop (the webhooks) for long.
+ */
+const ROUND_LIMIT = 2_000;
+const SLICE = 100;
 
 export interface ConfirmationOptions {
   queue: ConfirmQueue;
@@ -45,15 +66,25 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
   const pollMs = options.afterScan.settings.confirm.pollMs;
   const confirmer = createConfirmer({ target: options.afterScan, settings: options.afterScan.settings.confirm });
   let timer: unknown;
+  let timerAt = 0;
   let running: Promise<void> | undefined;
   let stopping = false;
 
+  // A timer already set for sooner stays; one set for later is moved up.
   function arm(delayMs: number): void {
-    if (timer !== undefined || stopping) return;
+    if (stopping || (timer !== undefined && timerAt <= clock.now() + delayMs)) return;
+    if (timer !== undefined) clock.clearTimeout(timer);
+    timerAt = clock.now() + delayMs;
     timer = clock.setTimeout(() => {
       timer = undefined;
       run();
     }, delayMs);
+  }
+
+  // The next poll: when the next delivery falls due, one interval from now at the soonest.
+  function armNext(): void {
+    const next = queue.nextConfirmDue(options.target.target.name);
+    if (next !== undefined) arm(Math.max(pollMs, next - clock.now()));
   }
 
   function run(): void {
@@ -63,7 +94,7 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
       .finally(() => {
         running = undefined;
         try {
-          if (queue.countConfirming(options.target.target.name) > 0) arm(pollMs);
+          armNext();
         } catch (error) {
           logger.error({ err: error }, "could not read the scans being confirmed");
           arm(pollMs);
@@ -71,8 +102,10 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
       });
   }
 
-  // Deliveries a stop left confirming are polled again at once.
-  if (queue.countConfirming(options.target.target.name) > 0) arm(0);
+  // Deliveries a stop left confirming are polled again one interval after the start, not in its first
+  // seconds, which the start-up and the clients reconnecting already fill (a backlog of thousands
+  // polled at once there tripled the webhooks' p99).
+  if (queue.countConfirming(options.target.target.name) > 0) arm(pollMs);
   return {
     wake: () => arm(pollMs),
     async stop() {
@@ -100,16 +133,36 @@ export function endUnwatchedConfirmations(queue: ConfirmQueue, target: string, l
   return ended;
 }
 
-/** One poll: every unsettled section of every confirming delivery, then the batch that settled. */
+/** One poll: the deliveries due, a slice at a time, sharing one look at the libraries. */
 async function pollOnce(options: ConfirmationOptions, confirmer: Confirmer): Promise<void> {
+  const { queue, target: dt, clock } = options;
+  const startedAt = clock.now();
+  let sections: LibraryScanState[] | undefined;
+  for (let seen = 0; seen < ROUND_LIMIT; ) {
+    // Each slice moves its deliveries' next look past `startedAt`, so the next slice reads others.
+    const rows = queue.listConfirmingDue(dt.target.name, startedAt, Math.min(SLICE, ROUND_LIMIT - seen)).map(readProgress);
+    if (rows.length === 0) return;
+    seen += rows.length;
+    sections = await pollSlice(rows, sections, options, confirmer);
+    await nextTurn();
+  }
+}
+
+/** Every unsettled section of `rows`, then the batch that settled; answers the libraries as the poll saw them. */
+async function pollSlice(
+  rows: PlexConfirming[],
+  seen: LibraryScanState[] | undefined,
+  options: ConfirmationOptions,
+  confirmer: Confirmer,
+): Promise<LibraryScanState[] | undefined> {
   const { queue, target: dt, clock, logger } = options;
-  const rows = queue.listConfirming(dt.target.name).map(readProgress);
-  if (rows.length === 0) return;
+  const settings = options.afterScan.settings.confirm;
   const waits: ConfirmWait[] = [];
   for (const row of rows) {
     for (const s of row.progress.sections) if (!s.result) waits.push(waitOf(row, s, dt));
   }
-  const round = waits.length > 0 ? await confirmer.poll(waits, clock.now()) : { outcomes: [], sections: [] };
+  const round = waits.length > 0 ? await confirmer.poll(waits, clock.now(), seen) : { outcomes: [], sections: seen ?? [] };
+  const listed = waits.length > 0 ? round.sections : seen;
   const steps = new Map(round.outcomes.map((o) => [o.id, o.step]));
   for (const row of rows) {
     for (const s of row.progress.sections) {
@@ -122,18 +175,30 @@ async function pollOnce(options: ConfirmationOptions, confirmer: Confirmer): Pro
   // Held ones are polled again (their results dropped) and settled once every anchor is back.
   const held = done.length > 0 ? await heldForAnchors(done, settleDeps) : new Set<PlexConfirming>();
   if (held.size > 0) logger.debug({ target: dt.target.name, deliveries: held.size }, "analyze and item refresh wait for the anchors");
+  const now = clock.now();
   queue.saveConfirmProgress(
     rows.map((r) =>
       held.has(r)
-        ? { deliveryId: r.deliveryId, progress: unsettled(r.progress), detail: describeHeldSettle(r.progress) }
-        : { deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress) },
+        ? {
+            deliveryId: r.deliveryId,
+            progress: unsettled(r.progress),
+            detail: describeHeldSettle(r.progress),
+            dueAt: now + settings.pollMs,
+          }
+        : {
+            deliveryId: r.deliveryId,
+            progress: r.progress,
+            detail: describeProgress(r.progress),
+            dueAt: nextLookAt(r.progress, now, settings),
+          },
     ),
   );
   const settled = done.filter((r) => !held.has(r));
-  if (settled.length === 0) return;
+  if (settled.length === 0) return listed;
   const finishes = await settleBatch(settled, round.sections, settleDeps);
   queue.recordConfirmed(finishes);
   logger.debug({ settled: finishes.length, waiting: rows.length - settled.length }, "confirmation poll");
+  return listed;
 }
 
 function waitOf(row: PlexConfirming, s: SectionProgress, dt: DeliveryTarget): ConfirmWait {
@@ -154,6 +219,8 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
   switch (step.kind) {
     case "wait":
       if (step.refreshing) s.sawRefreshing = true;
+      // Only a server that has finished and still lacks the files is asked less often; a refreshing one at every poll.
+      if (step.why === "files-missing") s.looks = (s.looks ?? 0) + 1;
       s.notConfirmed = step.notConfirmed;
       return;
     case "rescan": {
@@ -162,7 +229,7 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
       if (outcome.kind === "done") {
         logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
         delete s.rescanHeld;
-        Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, notConfirmed: step.notConfirmed });
+        Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, looks: 0, notConfirmed: step.notConfirmed });
       } else if (outcome.kind === "held") {
         // Like a delivery: nothing sent, nothing counted; the next poll decides "rescan" again.
         if (s.rescanHeld === undefined) logger.warn({ folder, section: s.title }, "re-scan held: an anchor is missing");

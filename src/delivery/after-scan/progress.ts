@@ -1,5 +1,5 @@
 import type { ConfirmingDelivery } from "../../queue/confirm-store.js";
-import type { ItemRef } from "../../domain.js";
+import type { ConfirmSettings, ItemRef } from "../../domain.js";
 
 /** How one library section of a confirming delivery stands; the driver's record, stored by the queue as JSON. */
 export interface SectionProgress {
@@ -11,6 +11,8 @@ export interface SectionProgress {
   /** Since when the re-scan is held by a missing anchor (unset once it went out). */
   rescanHeld?: number;
   sawRefreshing?: boolean;
+  /** Polls since its latest scan call that found the section finished and the files not yet as expected (spaces the next looks out). */
+  looks?: number;
   /** Files the latest poll found not as expected (shown while waiting). */
   notConfirmed?: string[];
   /** Set once the section is settled. */
@@ -62,4 +64,34 @@ export function describeHeldSettle(progress: ConfirmProgressRecord): string {
 /** The record with its sections' results dropped: the next poll decides them again. */
 export function unsettled(progress: ConfirmProgressRecord): ConfirmProgressRecord {
   return { ...progress, sections: progress.sections.map(({ result: _result, ...s }) => s) };
+}
+
+/** Looks at a waiting section one poll apart at first, then twice as far apart each time, up to this many polls. */
+const LONGEST_GAP_POLLS = 8;
+const EVEN_LOOKS = 2;
+
+/**
+ * When the driver looks at a delivery still being confirmed next: each
+ * unsettled section one poll after its scan call, then one poll apart (at
+ * every poll while the section refreshes), and, once the server finished
+ * and still lacks the files, one poll apart for the first looks and farther
+ * apart after them (a server that lags is not asked about every scan at
+ * every poll; a poll's ROUND_LIMIT bounds the rest), but never later than the moments
+ * the confirmation decides something (the re-scan delay, the longest wait
+ * for a refreshing section). A re-scan held by a missing anchor is tried
+ * at the next poll. Always after `now`.
+ */
+export function nextLookAt(progress: ConfirmProgressRecord, now: number, settings: ConfirmSettings): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const s of progress.sections) {
+    if (s.result) continue;
+    next = Math.min(next, s.rescanHeld !== undefined ? now + settings.pollMs : sectionLookAt(s, now, settings));
+  }
+  return Number.isFinite(next) ? Math.max(next, now + 1) : now + settings.pollMs;
+}
+
+function sectionLookAt(s: SectionProgress, now: number, settings: ConfirmSettings): number {
+  const gapPolls = Math.min(2 ** Math.max(0, (s.looks ?? 0) - EVEN_LOOKS), LONGEST_GAP_POLLS);
+  const decisions = [settings.pollMs, settings.rescanDelayMs, settings.maxWaitMs].map((ms) => s.scannedAt + ms).filter((at) => at > now);
+  return Math.min(now + gapPolls * settings.pollMs, ...decisions);
 }

@@ -232,6 +232,11 @@ const MIGRATIONS: string[] = [
   DROP INDEX IF EXISTS scan_request_mapped;
   DROP INDEX IF EXISTS scan_queue_last_requested;
   `,
+  // 10: a confirming delivery's due_at is when its driver looks at it next, so
+  // a poll reads the deliveries due, not every one being confirmed.
+  `
+  CREATE INDEX IF NOT EXISTS scan_delivery_confirm_due ON scan_delivery (target, due_at, id) WHERE state = 'confirming';
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */
