@@ -42,7 +42,7 @@ export interface ConfirmationHandle {
  */
 export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
   const { queue, clock, logger } = options;
-  const pollMs = options.afterScan.settings.confirm.pollMs;
+  const { pollMs, server = "Plex" } = options.afterScan.settings.confirm;
   const confirmer = createConfirmer({ target: options.afterScan, settings: options.afterScan.settings.confirm });
   let timer: unknown;
   let running: Promise<void> | undefined;
@@ -59,7 +59,12 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
   function run(): void {
     if (running || stopping) return;
     running = pollOnce(options, confirmer)
-      .catch((error: unknown) => logger.warn({ err: error }, "could not ask Plex about the scans being confirmed; asking again"))
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error, target: options.target.target.name },
+          `could not ask ${server} about the scans being confirmed; asking again`,
+        ),
+      )
       .finally(() => {
         running = undefined;
         try {
@@ -122,11 +127,12 @@ async function pollOnce(options: ConfirmationOptions, confirmer: Confirmer): Pro
   // Held ones are polled again (their results dropped) and settled once every anchor is back.
   const held = done.length > 0 ? await heldForAnchors(done, settleDeps) : new Set<PlexConfirming>();
   if (held.size > 0) logger.debug({ target: dt.target.name, deliveries: held.size }, "analyze and item refresh wait for the anchors");
+  const server = options.afterScan.settings.confirm.server;
   queue.saveConfirmProgress(
     rows.map((r) =>
       held.has(r)
-        ? { deliveryId: r.deliveryId, progress: unsettled(r.progress), detail: describeHeldSettle(r.progress) }
-        : { deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress) },
+        ? { deliveryId: r.deliveryId, progress: unsettled(r.progress), detail: describeHeldSettle(r.progress, server) }
+        : { deliveryId: r.deliveryId, progress: r.progress, detail: describeProgress(r.progress, server) },
     ),
   );
   const settled = done.filter((r) => !held.has(r));
@@ -160,7 +166,10 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
       const folder = dt.toTargetPath(row.folder);
       const outcome = await options.rescans.request({ target: dt.target.name, folder: row.folder, library: { id: s.id, title: s.title } });
       if (outcome.kind === "done") {
-        logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
+        logger.info(
+          { folder, section: s.title, missing: step.notConfirmed },
+          `files not in ${options.afterScan.settings.confirm.server ?? "Plex"} yet; scanned the folder again`,
+        );
         delete s.rescanHeld;
         Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, notConfirmed: step.notConfirmed });
       } else if (outcome.kind === "held") {
