@@ -1,8 +1,10 @@
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { withTargetDefaults } from "../../src/config/defaults.js";
 import { ManualClock } from "../../src/lib/clock.js";
 import { startFakeEmby, type FakeEmby } from "../fakes/emby.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
+import { runCli } from "../helpers/cli.js";
 import { postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
 import { advanceUntil, scanOf, type ScanView } from "./serve-steps.js";
 
@@ -97,6 +99,13 @@ async function sonarrImport(s: Setup): Promise<void> {
   expect((await postJson(s.t.base, body)).status).toBe(202);
 }
 
+/** `scanarr status` of the imported file, against the running service's install folder. */
+async function statusOf(s: Setup): Promise<string> {
+  const { code, stdout } = await runCli(["--install-dir", path.dirname(s.t.paths.dataDir), "status", `/tv/Show/Season 1/${EPISODE}`]);
+  expect(code).toBe(0);
+  return stdout;
+}
+
 const tasksRead = (fake: FakeJellyfin | FakeEmby) => fake.requests.filter((r) => /\/ScheduledTasks$/i.test(r.url)).length;
 
 describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
@@ -113,6 +122,7 @@ describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
     expect(s.details).toContainEqual(expect.stringMatching(new RegExp(`^waiting for ${kind.server} to confirm: Shows`)));
     expect(s.fake.mediaUpdates).toEqual([[{ path: s.file, updateType: kind.type === "emby" ? "Created" : "Modified" }]]);
     expect(tasksRead(s.fake)).toBeGreaterThanOrEqual(3);
+    expect(await statusOf(s)).toMatch(new RegExp(`${kind.type}\\s+done at \\d\\d:\\d\\d:\\d\\d \\(1 attempt\\)`));
     // Emby is asked for the one path; Jellyfin, which has no path filter, for its newest files (one page).
     if (kind.type === "emby") expect(s.fake.items.pathLookups).toContain(s.file);
     else expect(new Set(s.fake.items.listings)).toEqual(new Set([0]));
@@ -132,6 +142,11 @@ describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
     // The first scan and exactly one re-scan.
     expect(s.fake.mediaUpdates).toHaveLength(2);
     expect(s.details).toContainEqual(expect.stringContaining(`not in ${kind.server} yet: ${s.file}`));
+    const status = await statusOf(s);
+    expect(status).toMatch(
+      new RegExp(`${kind.type}\\s+unconfirmed at \\d\\d:\\d\\d:\\d\\d.*: unconfirmed: 1 file not as expected in ${kind.server}`),
+    );
+    expect(status).toContain(`not as expected: ${s.file}`);
   });
 
   it("keeps polling past a lookup that hangs, and confirms once the server answers again", async () => {
