@@ -6,8 +6,8 @@
  * every call that makes the server read the mount (analyze, item refresh,
  * empty trash) is handed over as an `ItemCall` or a method the worker sends
  * through the anchor gate itself: a target knows nothing of gates or queues.
- * Plex implements it (targets/plex/after-scan.ts); the lookup is shaped so
- * Jellyfin and Emby can implement it too.
+ * Plex implements it (targets/plex/after-scan.ts), and Jellyfin and Emby
+ * (targets/media-browser/after-scan.ts).
  */
 
 /** The server's item holding a file. Plex's field names: the queue keeps these in a confirmation's progress. */
@@ -63,6 +63,8 @@ export interface ConfirmSettings {
   rescanDelayMs: number;
   /** False: wait for the library only (for analyze and empty trash) and never re-scan. */
   confirmFiles: boolean;
+  /** The server's kind in what the worker says ("waiting for Jellyfin to confirm"); "Plex" when absent. */
+  server?: string;
 }
 
 /** The guarded empty trash: on or off, the most deleted items it empties, and whether an empty trash is emptied. */

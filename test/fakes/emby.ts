@@ -9,12 +9,15 @@ import {
   type FakeLibrary,
   type RecordedUpdate,
 } from "./media-browser.js";
+import { FakeScans } from "./media-scans.js";
 
 export interface FakeEmbyOptions {
   token?: string;
   libraries?: FakeLibrary[];
   /** What a successful Media/Updated answers: 200 as the spec documents, or 204 as some versions do. */
   successStatus?: 200 | 204;
+  /** Task-list reads a reported scan stays under way before it lists its files (media-scans.ts); 0 by default. */
+  scanPolls?: number;
 }
 
 export interface FakeEmbyRequest {
@@ -37,6 +40,8 @@ export interface FakeEmby {
   items: FakeItems;
   /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
   addItem(path: string): string;
+  /** The scans reports start: how long they run, what they list, what the server never lists. */
+  scans: FakeScans;
   setLibraries(libraries: FakeLibrary[]): void;
   setAvailability(next: Availability): Promise<void>;
   waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
@@ -59,6 +64,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   const waiter = createWaiter();
   const items = new FakeItems(true);
   for (const [index, library] of libraries.entries()) for (const path of library.items ?? []) items.add(mediaFolderId(index), path);
+  const addItem = (path: string) => items.add(mediaFolderId(libraryIndexOf(libraries, path)), path);
+  const scans = new FakeScans(options.scanPolls ?? 0, addItem);
 
   const identify = ({ req, url }: FakeRequest) => {
     const underEmby = /^\/emby(\/|$)/i.test(url.pathname);
@@ -86,11 +93,22 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
+    if (route === "GET /library/virtualfolders/query") {
+      const folders = libraries.map((library, index) => renderVirtualFolder(library, index, scans));
+      return sendJson(res, 200, { Items: folders, TotalRecordCount: folders.length });
+    }
+    if (route === "GET /scheduledtasks") {
+      scans.tick();
+      return sendJson(res, 200, renderTasks(scans.libraryScanRunning));
+    }
     const read = readMediaUpdated(request);
     if ("status" in read) return sendProblem(res, read.status, read.title);
     if (read.updates.length === 0) emptyUpdates += 1;
     else mediaUpdates.push(read.updates);
-    for (const update of read.updates) items.startScan(update.path, (file) => mediaFolderId(libraryIndexOf(libraries, file)));
+    // A scan on the bench's injected clock (items.scanTiming), or one that lasts some task-list reads.
+    if (items.scanTiming)
+      for (const update of read.updates) items.startScan(update.path, (file) => mediaFolderId(libraryIndexOf(libraries, file)));
+    else scans.report(read.updates.map((u) => u.path));
     waiter.notify();
     sendJson(res, options.successStatus ?? 200);
   };
@@ -110,7 +128,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     },
     requests,
     items,
-    addItem: (path) => items.add(mediaFolderId(libraryIndexOf(libraries, path)), path),
+    addItem,
+    scans,
     setLibraries(next) {
       libraries = next;
     },
@@ -121,7 +140,14 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/selectablemediafolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
+const KNOWN_ROUTES = new Set([
+  "GET /library/selectablemediafolders",
+  "GET /library/virtualfolders/query",
+  "GET /scheduledtasks",
+  "POST /library/media/updated",
+  "GET /system/info",
+  "GET /items",
+]);
 
 /** Emby numbers its media folders; the fake's start at 3. */
 function mediaFolderId(index: number): string {
@@ -135,4 +161,37 @@ function renderMediaFolder(library: FakeLibrary, index: number): Record<string, 
     Guid: library.id,
     SubFolders: library.locations.map((path, i) => ({ Name: path.split("/").pop(), Id: String(100 * (index + 1) + i), Path: path })),
   };
+}
+
+/** `GET /Library/VirtualFolders/Query`'s entry: the media folder's ids, and "Active" with a progress while a scan touches it. */
+function renderVirtualFolder(library: FakeLibrary, index: number, scans: FakeScans): Record<string, unknown> {
+  const active = library.locations.some((location) => scans.scanning(location));
+  return {
+    Name: library.name,
+    Locations: library.locations,
+    ...(library.collectionType ? { CollectionType: library.collectionType } : {}),
+    ItemId: mediaFolderId(index),
+    Id: mediaFolderId(index),
+    Guid: library.id,
+    ...(active ? { RefreshStatus: "Active", RefreshProgress: 50 } : { RefreshStatus: "Idle" }),
+  };
+}
+
+/** `GET /ScheduledTasks`: "Scan media library" (key RefreshLibrary) and one other, as Emby 4.8 lists them. */
+function renderTasks(libraryScanRunning: boolean): Array<Record<string, unknown>> {
+  const task = (key: string, name: string, running: boolean) => ({
+    Name: name,
+    State: running ? "Running" : "Idle",
+    ...(running ? { CurrentProgressPercentage: 42.5 } : {}),
+    Id: key.length.toString(16).padStart(32, "0"),
+    Triggers: [],
+    Description: name,
+    Category: "Library",
+    IsHidden: false,
+    Key: key,
+  });
+  return [
+    task("RefreshLibrary", "Scan media library", libraryScanRunning),
+    task("RefreshChapterImages", "Thumbnail image extraction", false),
+  ];
 }

@@ -1,4 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TaskInfo } from "@jellyfin/sdk/lib/generated-client/models/task-info.js";
+import type { TaskState } from "@jellyfin/sdk/lib/generated-client/models/task-state.js";
+import type { VirtualFolderInfo } from "@jellyfin/sdk/lib/generated-client/models/virtual-folder-info.js";
+import { FakeScans } from "./media-scans.js";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
 import {
   DEFAULT_MEDIA_LIBRARIES,
@@ -21,6 +25,8 @@ export interface FakeJellyfinOptions {
   plugin?: boolean;
   /** EnableLegacyAuthorization (10.11 default true; v12 forces false, the default here). */
   legacyAuthorization?: boolean;
+  /** Task-list reads a reported scan stays under way before it lists its files (media-scans.ts); 0 by default. */
+  scanPolls?: number;
 }
 
 export interface FakeJellyfinRequest {
@@ -51,6 +57,8 @@ export interface FakeJellyfin {
   items: FakeItems;
   /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
   addItem(path: string): string;
+  /** The scans reports start: how long they run, what they list, what the server never lists. */
+  scans: FakeScans;
   setLibraries(libraries: FakeLibrary[]): void;
   setPlugin(installed: boolean): void;
   /** Makes ScanPath answer `status` for `path` (Created by default). */
@@ -79,9 +87,12 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   const scanPaths: string[] = [];
   const scanPathCalls: string[] = [];
   const requests: FakeJellyfinRequest[] = [];
+  let accepted = 0;
   const waiter = createWaiter();
   const items = new FakeItems(false);
   for (const library of libraries) for (const path of library.items ?? []) items.add(library.id, path);
+  const addItem = (path: string) => items.add((libraries[libraryIndexOf(libraries, path)] as FakeLibrary).id, path);
+  const scans = new FakeScans(options.scanPolls ?? 0, addItem);
 
   const identify = ({ req, url }: FakeRequest) => {
     const presented = readToken(req, url, options.legacyAuthorization ?? false);
@@ -108,7 +119,17 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     }
     if (route === "GET /library/virtualfolders") {
       if (who !== "admin") return sendProblem(res, 403, "Forbidden");
-      return sendJson(res, 200, libraries.map(renderVirtualFolder));
+      return sendJson(
+        res,
+        200,
+        libraries.map((library) => renderVirtualFolder(library, scans)),
+      );
+    }
+    if (route === "GET /scheduledtasks") {
+      // Scheduled tasks are an administrator's (RequiresElevation).
+      if (who !== "admin") return sendProblem(res, 403, "Forbidden");
+      scans.tick();
+      return sendJson(res, 200, renderTasks(scans.libraryScanRunning));
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0", Id: "fakejellyfin" });
     if (route === "POST /library/media/updated") {
@@ -116,12 +137,18 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
       if ("status" in read) return sendProblem(res, read.status, read.title);
       if (read.updates.length === 0) emptyUpdates += 1;
       else mediaUpdates.push(read.updates);
-      for (const update of read.updates)
-        items.startScan(update.path, (file) => (libraries[libraryIndexOf(libraries, file)] as FakeLibrary).id);
+      // A scan on the bench's injected clock (items.scanTiming), or one that lasts some task-list reads.
+      if (items.scanTiming)
+        for (const update of read.updates)
+          items.startScan(update.path, (file) => (libraries[libraryIndexOf(libraries, file)] as FakeLibrary).id);
+      else scans.report(read.updates.map((u) => u.path));
       waiter.notify();
       return sendJson(res, 204);
     }
     answerScanPath(request, res, scanPathStatus, { accepted: scanPaths, calls: scanPathCalls });
+    // The plugin creates or refreshes the item at once: listed at the next read, however long reported scans take.
+    if (scanPaths.length > accepted) scans.report(scanPaths.slice(accepted));
+    accepted = scanPaths.length;
   };
 
   const server = await startLoopback(handle, observe, { server: "jellyfin", label: "Jellyfin" });
@@ -137,7 +164,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     scanPathCalls,
     requests,
     items,
-    addItem: (path) => items.add((libraries[libraryIndexOf(libraries, path)] as FakeLibrary).id, path),
+    addItem,
+    scans,
     setLibraries(next) {
       libraries = next;
     },
@@ -154,7 +182,13 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   };
 }
 
-const KNOWN_ROUTES = new Set(["GET /library/virtualfolders", "POST /library/media/updated", "GET /system/info", "GET /items"]);
+const KNOWN_ROUTES = new Set([
+  "GET /library/virtualfolders",
+  "POST /library/media/updated",
+  "GET /system/info",
+  "GET /items",
+  "GET /scheduledtasks",
+]);
 
 function answerScanPath(
   request: FakeRequest,
@@ -180,15 +214,34 @@ function answerScanPath(
   sendJson(res, 200, { ItemId: "0123456789abcdef0123456789abcdef", ItemName: path.split("/").pop(), Status: status, Message: "queued" });
 }
 
-function renderVirtualFolder(library: FakeLibrary): Record<string, unknown> {
+/** A library as `GET /Library/VirtualFolders` lists it; while a scan touches it, "Active" with its progress, as Jellyfin reports a folder's refresh. */
+function renderVirtualFolder(library: FakeLibrary, scans: FakeScans): VirtualFolderInfo {
+  const active = library.locations.some((location) => scans.scanning(location));
   return {
     Name: library.name,
     Locations: library.locations,
-    ...(library.collectionType ? { CollectionType: library.collectionType } : {}),
+    ...(library.collectionType ? { CollectionType: library.collectionType as VirtualFolderInfo["CollectionType"] } : {}),
     LibraryOptions: { Enabled: true, EnableRealtimeMonitor: false },
     ItemId: library.id,
-    RefreshStatus: "Idle",
+    ...(active ? { RefreshStatus: "Active", RefreshProgress: 50 } : { RefreshStatus: "Idle" }),
   };
+}
+
+/** `GET /ScheduledTasks`: the library scan task ("RefreshLibrary") and one other, as Jellyfin 10.10 lists them. */
+function renderTasks(libraryScanRunning: boolean): TaskInfo[] {
+  const task = (key: string, name: string, running: boolean): TaskInfo => ({
+    Name: name,
+    // task-info.d.ts imports its enums without an extension, which this project's resolution leaves untyped: named here.
+    State: (running ? "Running" : "Idle") satisfies TaskState,
+    ...(running ? { CurrentProgressPercentage: 42.5 } : {}),
+    Id: `${key.toLowerCase()}0123456789abcdef0123456789`.slice(0, 32),
+    Triggers: [],
+    Description: name,
+    Category: "Library",
+    IsHidden: false,
+    Key: key,
+  });
+  return [task("RefreshLibrary", "Scan Media Library", libraryScanRunning), task("CleanCache", "Clean Cache Directory", false)];
 }
 
 /** The token and where it came from, in the order AuthorizationContext reads them. */

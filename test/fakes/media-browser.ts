@@ -83,6 +83,8 @@ export class FakeItems {
   readonly listings: number[] = [];
   /** The `Path` of every `GET /Items?Path=…` the server filtered by, in order. */
   readonly pathLookups: string[] = [];
+  /** True: `GET /Items` is read and never answered (a server stuck in its database). */
+  hang = false;
 
   /** Files on "disk": what a timed scan of a Media/Updated path finds (see `scanTiming`). */
   readonly disk = new Set<string>();
@@ -137,9 +139,13 @@ export class FakeItems {
     const wanted = this.pathFilter ? query.get("path") : undefined;
     if (wanted === undefined) this.listings.push(start);
     else this.pathLookups.push(wanted);
+    if (this.hang) return;
+    // SortBy=DateCreated&SortOrder=Descending: the items added last come first.
+    const newest = /datecreated/i.test(query.get("sortby") ?? "") && /^desc/i.test(query.get("sortorder") ?? "");
     const withPath = (query.get("fields") ?? "").split(",").some((f) => f.trim().toLowerCase() === "path");
     const libraries = parent === undefined ? [...this.byLibrary.values()] : [this.byLibrary.get(parent) ?? new Map<string, string>()];
     const items = libraries.flatMap((library) => [...library]).filter(([path]) => wanted === undefined || path === wanted);
+    if (newest) items.reverse();
     const page = items
       .slice(start, start + limit)
       .map(([path, id]) => ({ Id: id, Name: path.split("/").pop(), Type: "Movie", ...(withPath ? { Path: path } : {}) }));

@@ -21,6 +21,8 @@ export async function startOtherServers(): Promise<OtherServers> {
     libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }],
   });
   const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+  // These tests are about delivery: a delivery ends when the server took the scan (test/after-scan/ confirms it too).
+  const noConfirmation = { CONFIRM_SCANS: false };
   const targets = [
     withTargetDefaults({
       TYPE: "jellyfin",
@@ -28,8 +30,16 @@ export async function startOtherServers(): Promise<OtherServers> {
       URL: jellyfin.url,
       TOKEN: jellyfin.token,
       PATH_MAPPINGS: { "/media/TV/": ["/data/TV/"] },
+      ...noConfirmation,
     }),
-    withTargetDefaults({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] } }),
+    withTargetDefaults({
+      TYPE: "emby",
+      NAME: "emby",
+      URL: emby.url,
+      TOKEN: emby.token,
+      PATH_MAPPINGS: { "/mnt/tv/": ["/data/TV/"] },
+      ...noConfirmation,
+    }),
   ];
   return {
     jellyfin,

@@ -129,6 +129,8 @@ describe("item refresh through serve", () => {
   it("scans the folder for a subtitle of a video Plex does not hold yet, then refreshes the item once it is confirmed", async () => {
     const s = await threeServers({ PLEX_CONFIRM_SCANS: true });
     s.t.plex.addFile("/data/Movies/Heat (1995)/Heat (1995).mkv");
+    s.jellyfin.scans.disk.add("/media/Movies/Heat (1995)/Heat (1995).mkv");
+    s.emby.scans.disk.add("/mnt/movies/Heat (1995)/Heat (1995).mkv");
     expect(await askPath(s, "/movies/Heat (1995)/Heat (1995).en.srt")).toBe(200);
     const scan = await until(s, "/data/Movies/Heat (1995)", "done");
     const item = s.t.plex.itemOf("/data/Movies/Heat (1995)/Heat (1995).mkv");
@@ -136,9 +138,11 @@ describe("item refresh through serve", () => {
     expect(s.t.plex.refreshes).toEqual([{ sectionId: "1", path: "/data/Movies/Heat (1995)" }]);
     expect(s.t.plex.itemRefreshes).toEqual([item?.ratingKey]);
     expect(s.t.plex.analyzed).toEqual([]);
-    // Jellyfin and Emby do not hold it either: the file is reported to them (their scan picks the subtitle up with the video).
+    // Jellyfin and Emby do not hold it either: the file is reported to them (their scan picks the subtitle up with the video),
+    // and once their confirmation found the video, its item is refreshed, as on Plex.
     expect(s.jellyfin.mediaUpdates.flat().map((u) => u.path)).toEqual(["/media/Movies/Heat (1995)/Heat (1995).en.srt"]);
-    expect(s.jellyfin.items.refreshes).toEqual([]);
+    expect(refreshedIds(s.jellyfin)).toEqual([s.jellyfin.items.idOf("/media/Movies/Heat (1995)/Heat (1995).mkv")]);
+    expect(refreshedIds(s.emby)).toEqual([s.emby.items.idOf("/mnt/movies/Heat (1995)/Heat (1995).mkv")]);
   });
 
   it.skipIf(!webhookFixtures.run)(
@@ -167,7 +171,12 @@ describe("item refresh through serve", () => {
     const ids = knownMovie(s, "Heat (1995)");
     expect(await askPath(s, "/movies/Heat (1995)/Heat (1995).mkv", { refresh: "1" })).toBe(200);
     const scan = await until(s, "/data/Movies/Heat (1995)", "done");
-    expect(scan.deliveries.map((d) => d.detail)).toEqual(Array(3).fill("scanned; refreshed 1 known item(s)"));
+    // Plex's confirmation is off here; Jellyfin's and Emby's is on by default, and refreshes the item once confirmed.
+    const details = Object.fromEntries(scan.deliveries.map((d) => [d.target, d.detail]));
+    expect(details.plex).toBe("scanned; refreshed 1 known item(s)");
+    expect([details.jellyfin, details.emby]).toEqual(
+      Array(2).fill(expect.stringMatching(/^confirmed \d+ s after the first request; refreshed 1 item\(s\)$/)),
+    );
     expect(s.t.plex.refreshes).toHaveLength(1);
     expect([s.t.plex.itemRefreshes, s.t.plex.analyzed]).toEqual([[ids.plex], [ids.plex]]);
     expect([refreshedIds(s.jellyfin), refreshedIds(s.emby)]).toEqual([[ids.jellyfin], [ids.emby]]);

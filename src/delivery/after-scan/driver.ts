@@ -63,7 +63,7 @@ export interface ConfirmationHandle {
  */
 export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
   const { queue, clock, logger } = options;
-  const pollMs = options.afterScan.settings.confirm.pollMs;
+  const { pollMs, server = "Plex" } = options.afterScan.settings.confirm;
   const confirmer = createConfirmer({ target: options.afterScan, settings: options.afterScan.settings.confirm });
   let timer: unknown;
   let timerAt = 0;
@@ -90,7 +90,12 @@ export function startConfirmations(options: ConfirmationOptions): ConfirmationHa
   function run(): void {
     if (running || stopping) return;
     running = pollOnce(options, confirmer)
-      .catch((error: unknown) => logger.warn({ err: error }, "could not ask Plex about the scans being confirmed; asking again"))
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error, target: options.target.target.name },
+          `could not ask ${server} about the scans being confirmed; asking again`,
+        ),
+      )
       .finally(() => {
         running = undefined;
         try {
@@ -175,6 +180,7 @@ async function pollSlice(
   // Held ones are polled again (their results dropped) and settled once every anchor is back.
   const held = done.length > 0 ? await heldForAnchors(done, settleDeps) : new Set<PlexConfirming>();
   if (held.size > 0) logger.debug({ target: dt.target.name, deliveries: held.size }, "analyze and item refresh wait for the anchors");
+  const server = options.afterScan.settings.confirm.server;
   const now = clock.now();
   queue.saveConfirmProgress(
     rows.map((r) =>
@@ -182,13 +188,13 @@ async function pollSlice(
         ? {
             deliveryId: r.deliveryId,
             progress: unsettled(r.progress),
-            detail: describeHeldSettle(r.progress),
+            detail: describeHeldSettle(r.progress, server),
             dueAt: now + settings.pollMs,
           }
         : {
             deliveryId: r.deliveryId,
             progress: r.progress,
-            detail: describeProgress(r.progress),
+            detail: describeProgress(r.progress, server),
             dueAt: nextLookAt(r.progress, now, settings),
           },
     ),
@@ -227,7 +233,10 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
       const folder = dt.toTargetPath(row.folder);
       const outcome = await options.rescans.request({ target: dt.target.name, folder: row.folder, library: { id: s.id, title: s.title } });
       if (outcome.kind === "done") {
-        logger.info({ folder, section: s.title, missing: step.notConfirmed }, "files not in Plex yet; scanned the folder again");
+        logger.info(
+          { folder, section: s.title, missing: step.notConfirmed },
+          `files not in ${options.afterScan.settings.confirm.server ?? "Plex"} yet; scanned the folder again`,
+        );
         delete s.rescanHeld;
         Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, looks: 0, notConfirmed: step.notConfirmed });
       } else if (outcome.kind === "held") {

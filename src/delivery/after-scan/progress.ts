@@ -44,21 +44,21 @@ export function readProgress(row: ConfirmingDelivery): PlexConfirming {
 }
 
 /** While confirming: what the latest poll saw, in words (the queue shows it as the delivery's detail). */
-export function describeProgress(progress: ConfirmProgressRecord): string {
+export function describeProgress(progress: ConfirmProgressRecord, server = "Plex"): string {
   const held = progress.sections.some((s) => s.rescanHeld !== undefined);
   const parts = progress.sections.map((s) => {
-    const missing = s.notConfirmed?.length ? `, not in Plex yet: ${s.notConfirmed.join(", ")}` : "";
+    const missing = s.notConfirmed?.length ? `, not in ${server} yet: ${s.notConfirmed.join(", ")}` : "";
     const rescan = s.rescanHeld !== undefined ? " (to be scanned again)" : s.rescanned ? " (scanned again)" : "";
     return `${s.title}${rescan}${missing}`;
   });
-  const waiting = `waiting for Plex to confirm: ${parts.join("; ") || "the section"}`;
+  const waiting = `waiting for ${server} to confirm: ${parts.join("; ") || "the section"}`;
   return held ? `held: re-scan waits for the anchors (an anchor is missing); ${waiting}` : waiting;
 }
 
 /** A settled delivery whose analyze or item refresh waits for the anchors, in words. */
-export function describeHeldSettle(progress: ConfirmProgressRecord): string {
+export function describeHeldSettle(progress: ConfirmProgressRecord, server = "Plex"): string {
   const titles = progress.sections.map((s) => s.title).join(", ");
-  return `held: ${titles || "the section"} settled in Plex; analyze and item refresh wait for the anchors (an anchor is missing)`;
+  return `held: ${titles || "the section"} settled in ${server}; analyze and item refresh wait for the anchors (an anchor is missing)`;
 }
 
 /** The record with its sections' results dropped: the next poll decides them again. */

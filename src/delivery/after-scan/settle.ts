@@ -52,6 +52,7 @@ export async function heldForAnchors(batch: PlexConfirming[], deps: SettleDeps):
  */
 export async function settleBatch(batch: PlexConfirming[], sections: LibraryScanState[], deps: SettleDeps): Promise<ConfirmFinish[]> {
   const { logger } = deps;
+  const server = deps.afterScan.settings.confirm.server ?? "Plex";
   const report = await analyzeBatch(batch, deps);
   const refreshed = await refreshBatch(batch, report, deps);
   const trash = await emptyTrashOfBatch(batch, sections, deps);
@@ -67,7 +68,7 @@ export async function settleBatch(batch: PlexConfirming[], sections: LibraryScan
     const trashText = row.progress.sections.map((s) => trash.get(s.id)).find((t) => t !== undefined);
     const parts = [
       unconfirmed
-        ? `unconfirmed: ${unconfirmed.reason ?? "files not as expected in Plex"}; not as expected: ${missing.join(", ") || "none"}`
+        ? `unconfirmed: ${unconfirmed.reason ?? `files not as expected in ${server}`}; not as expected: ${missing.join(", ") || "none"}`
         : result === "confirmed"
           ? `confirmed ${after} s after the first request`
           : `the section finished scanning ${after} s after the first request`,
@@ -92,8 +93,8 @@ export async function settleBatch(batch: PlexConfirming[], sections: LibraryScan
     });
     if (run) logHookRun(logger, run, row.folder);
     const where = { folder: row.folder, target: deps.target };
-    if (unconfirmed) logger.warn({ ...where, missing }, `scan unconfirmed: ${unconfirmed.reason ?? "files not as expected in Plex"}`);
-    else logger.info({ ...where, seconds: after }, result === "confirmed" ? "scan confirmed by Plex" : "Plex finished the scan");
+    if (unconfirmed) logger.warn({ ...where, missing }, `scan unconfirmed: ${unconfirmed.reason ?? `files not as expected in ${server}`}`);
+    else logger.info({ ...where, seconds: after }, result === "confirmed" ? `scan confirmed by ${server}` : `${server} finished the scan`);
     finishes.push({
       deliveryId: row.deliveryId,
       scanId: row.scanId,

@@ -23,6 +23,7 @@ export class EmbyApiClient extends MediaBrowserClient {
       token: options.token,
       tokenKey: options.tokenKey,
       librariesPath: "/Library/SelectableMediaFolders",
+      folderStatesPath: "/Library/VirtualFolders/Query",
       readLibraries: readSelectableFolders,
       refreshQueryExtra: { Recursive: "true" },
       timeoutMs: options.timeoutMs,

@@ -1,18 +1,31 @@
-import type { ItemRefreshReport, Library } from "../../domain.js";
+import type { AfterScanCapability, ItemRefreshReport, Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
 import { refreshMediaBrowserItems } from "../media-browser/items.js";
 import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
+import { systemClock } from "../../lib/clock.js";
+import { createMediaBrowserAfterScan } from "../media-browser/after-scan.js";
+import { confirmSettingsOf, type ConfirmEntry } from "../media-browser/confirm-config.js";
 
 export type EmbyApi = Pick<
   EmbyApiClient,
-  "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "findItemByPath" | "checkScanAccess"
+  | "where"
+  | "listLibraries"
+  | "mediaUpdated"
+  | "listItems"
+  | "refreshItem"
+  | "findItemByPath"
+  | "checkScanAccess"
+  | "listLibraryStates"
+  | "listRecentItems"
 >;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
   name: string;
   api: EmbyApi;
+  /** Its after-scan capability (confirmation), from its entry's settings. */
+  afterScan?: AfterScanCapability;
 }
 
 /**
@@ -24,11 +37,13 @@ export class EmbyTarget extends CachedTarget {
   /** One call covers the folder, whatever library holds it. */
   readonly scansPerLibrary = false;
   readonly where: string;
+  readonly afterScan?: AfterScanCapability;
   private readonly api: EmbyApi;
 
   constructor(options: EmbyTargetOptions) {
-    const { name, api, ...tuning } = options;
+    const { name, api, afterScan, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
+    if (afterScan) this.afterScan = afterScan;
     this.api = api;
     this.where = api.where;
   }
@@ -54,5 +69,6 @@ export class EmbyTarget extends CachedTarget {
 /** A TARGETS entry of TYPE "emby". */
 export const createEmbyTarget: TargetFactory = ({ entry, at }, { clock, logger, fetch, timeoutMs }) => {
   const api = new EmbyApiClient({ baseUrl: entry.URL, token: entry.TOKEN, urlKey: `${at}.URL`, tokenKey: `${at}.TOKEN`, timeoutMs, fetch });
-  return new EmbyTarget({ name: entry.NAME, api, clock, logger });
+  const afterScan = createMediaBrowserAfterScan(api, confirmSettingsOf(entry as ConfirmEntry, "Emby"), clock ?? systemClock);
+  return new EmbyTarget({ name: entry.NAME, api, clock, logger, afterScan });
 };

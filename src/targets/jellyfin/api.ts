@@ -30,6 +30,7 @@ export class JellyfinApiClient extends MediaBrowserClient {
       token: options.token,
       tokenKey: options.tokenKey,
       librariesPath: "/Library/VirtualFolders",
+      folderStatesPath: "/Library/VirtualFolders",
       readLibraries: readVirtualFolders,
       itemsQueryExtra: { EnableTotalRecordCount: "false" },
       timeoutMs: options.timeoutMs,

@@ -1,7 +1,9 @@
-import type { TargetKindConfig } from "../../config/target-kind.js";
+import { defineTargetKind } from "../../config/target-kind.js";
 import { checkServerEntry } from "../entry-rules.js";
+import { confirmFields } from "../media-browser/confirm-config.js";
 
-/** A Jellyfin entry: a URL and an API key. */
-export const jellyfinConfig: TargetKindConfig = {
+/** A Jellyfin entry: a URL, an API key, and its confirmation's settings. */
+export const jellyfinConfig = defineTargetKind({
+  fields: confirmFields,
   check: (entry, at) => checkServerEntry(entry, at, { token: "required", where: "an API key from the server's dashboard" }),
-};
+});

@@ -1,4 +1,4 @@
-import { TargetAuthError, type ItemRefreshReport, type Library } from "../../domain.js";
+import { TargetAuthError, type AfterScanCapability, type ItemRefreshReport, type Library } from "../../domain.js";
 import { CachedTarget } from "../cached-target.js";
 import { refreshMediaBrowserItems } from "../media-browser/items.js";
 import { NoAnswerError } from "../../http/errors.js";
@@ -6,15 +6,29 @@ import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { JellyfinApiClient } from "./api.js";
 import { namedMessageOf } from "../../lib/errors.js";
+import { systemClock } from "../../lib/clock.js";
+import { createMediaBrowserAfterScan } from "../media-browser/after-scan.js";
+import { confirmSettingsOf, type ConfirmEntry } from "../media-browser/confirm-config.js";
 
 export type JellyfinApi = Pick<
   JellyfinApiClient,
-  "where" | "listLibraries" | "mediaUpdated" | "listItems" | "refreshItem" | "hasScanPath" | "scanPath" | "checkScanAccess"
+  | "where"
+  | "listLibraries"
+  | "mediaUpdated"
+  | "listItems"
+  | "refreshItem"
+  | "hasScanPath"
+  | "scanPath"
+  | "checkScanAccess"
+  | "listLibraryStates"
+  | "listRecentItems"
 >;
 
 export interface JellyfinTargetOptions extends LibraryCacheTuning {
   name: string;
   api: JellyfinApi;
+  /** Its after-scan capability (confirmation), from its entry's settings. */
+  afterScan?: AfterScanCapability;
 }
 
 /** Whether the targeted-scans plugin answers; "unknown" until probed, and again after any failure. */
@@ -31,12 +45,14 @@ export class JellyfinTarget extends CachedTarget {
   /** One call covers the folder, whatever library holds it. */
   readonly scansPerLibrary = false;
   readonly where: string;
+  readonly afterScan?: AfterScanCapability;
   private readonly api: JellyfinApi;
   private plugin: PluginState = "unknown";
 
   constructor(options: JellyfinTargetOptions) {
-    const { name, api, ...tuning } = options;
+    const { name, api, afterScan, ...tuning } = options;
     super(name, tuning, () => api.listLibraries());
+    if (afterScan) this.afterScan = afterScan;
     this.api = api;
     this.where = api.where;
   }
@@ -122,5 +138,6 @@ export const createJellyfinTarget: TargetFactory = ({ entry, at }, { clock, logg
     timeoutMs,
     fetch,
   });
-  return new JellyfinTarget({ name: entry.NAME, api, clock, logger });
+  const afterScan = createMediaBrowserAfterScan(api, confirmSettingsOf(entry as ConfirmEntry, "Jellyfin"), clock ?? systemClock);
+  return new JellyfinTarget({ name: entry.NAME, api, clock, logger, afterScan });
 };

@@ -1,5 +1,6 @@
-import type { Library } from "../../domain.js";
+import { TargetAuthError, type Library, type LibraryScanState } from "../../domain.js";
 import { HttpClient } from "../../http/client.js";
+import { libraryStatesOf, readFolderRefreshes, readLibraryScanRunning } from "./scan-state.js";
 import { describeUpdates, mediaUpdatedBody, type MediaUpdate } from "./payloads.js";
 import { itemsQuery, readItemPage, refreshQuery, type ItemApi, type ItemPage } from "./items.js";
 
@@ -30,6 +31,8 @@ export interface MediaBrowserSettings {
   /** Where the library list is read, and how its JSON becomes libraries. */
   librariesPath: string;
   readLibraries: (data: unknown) => Library[];
+  /** Where the virtual folders with their refresh state are read (Jellyfin: the library list itself). */
+  folderStatesPath: string;
   /** Query parameters of `GET /Items` this server has beyond the common ones. */
   itemsQueryExtra?: Readonly<Record<string, string>>;
   /** Query parameters of `POST /Items/{id}/Refresh` this server has beyond the common ones. */
@@ -87,6 +90,40 @@ export class MediaBrowserClient implements ItemApi {
     await this.http.call("POST", "/Library/Media/Updated", "take a scan report (an empty one, to check the key)", {
       json: mediaUpdatedBody([]),
     });
+  }
+
+  /**
+   * The libraries with whether each is scanning (scan-state.ts): the
+   * library scan task, then the virtual folders' refresh state (on Jellyfin
+   * the same answer as the library list, so one call serves both).
+   */
+  async listLibraryStates(): Promise<LibraryScanState[]> {
+    const running = await this.libraryScanRunning();
+    const action = "read the libraries' refresh state";
+    const { folderStatesPath, librariesPath, readLibraries } = this.settings;
+    const data = this.http.readJson(await this.http.call("GET", folderStatesPath, action), action, (json) => json);
+    const folders = this.http.parsed(() => readFolderRefreshes(data), action);
+    const libraries = folderStatesPath === librariesPath ? this.http.parsed(() => readLibraries(data), action) : await this.listLibraries();
+    return libraryStatesOf(libraries, folders, running);
+  }
+
+  /** Whether the "Scan Media Library" task runs; a key refused the task list (an admin's) leaves the folders' own state to tell. */
+  private async libraryScanRunning(): Promise<boolean> {
+    const action = "list the scheduled tasks";
+    try {
+      return this.http.readJson(await this.http.call("GET", "/ScheduledTasks", action), action, readLibraryScanRunning);
+    } catch (error) {
+      if (error instanceof TargetAuthError) return false;
+      throw error;
+    }
+  }
+
+  /** One page of a library's files, the most recently added first: a scan's new files are on the first page. */
+  async listRecentItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
+    const action = `list the newest items of library ${parentId}`;
+    const extra = { ...this.settings.itemsQueryExtra, SortBy: "DateCreated", SortOrder: "Descending" };
+    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, undefined, extra), action);
+    return this.http.readJson(answer, action, readItemPage);
   }
 
   /** One page of a library's items with their paths (items.ts). */

@@ -1,4 +1,4 @@
-import type { ItemRefreshReport, Library } from "../../domain.js";
+import type { ItemRef, ItemRefreshReport, Library } from "../../domain.js";
 import { sidecarOf, videosOf } from "../../paths/sidecars.js";
 import { isFields } from "../../http/client.js";
 
@@ -98,38 +98,58 @@ export function readItemPage(data: unknown): ItemPage {
  * library's items, stopping at the page where the last one was found.
  */
 export async function refreshMediaBrowserItems(api: ItemApi, files: readonly string[], library: Library): Promise<ItemRefreshReport> {
-  const found = new Map<string, string[]>();
+  const found = new Map<string, ItemRef[]>();
   const left = new Set(files);
-  if (api.findItemByPath) {
-    for (const file of files) {
-      if (sidecarOf(file)) continue;
-      left.delete(file);
-      const id = await api.findItemByPath(library.id, file);
-      if (id !== undefined) found.set(file, [id]);
-    }
-  }
+  if (api.findItemByPath) await findEachByPath(api.findItemByPath.bind(api), library.id, left, found);
   await walkForItems(api, left, library, found);
-  const unique = [...new Set([...found.values()].flat())];
+  const unique = [...new Set([...found.values()].flat().map((item) => item.ratingKey))];
   for (const id of unique) await api.refreshItem(id);
   return { refreshed: unique.length, unknown: files.filter((file) => !found.has(file)) };
 }
 
 /** The bounded walk: pages of the library's items until every file in `left` is found or the items end. */
-async function walkForItems(api: ItemApi, left: Set<string>, library: Library, found: Map<string, string[]>): Promise<void> {
+async function walkForItems(api: ItemApi, left: Set<string>, library: Library, found: Map<string, ItemRef[]>): Promise<void> {
   const ids = new Map<string, string>();
   for (let start = 0; left.size > 0; start += ITEM_PAGE_SIZE) {
     const page = await api.listItems(library.id, start, ITEM_PAGE_SIZE);
     for (const item of page.items) ids.set(item.path, item.id);
-    for (const file of left) {
-      const sidecar = sidecarOf(file);
-      const paths = sidecar ? videosOf(sidecar, ids.keys()) : ids.has(file) ? [file] : [];
-      if (paths.length === 0) continue;
-      found.set(
-        file,
-        paths.flatMap((p) => ids.get(p) ?? []),
-      );
-      left.delete(file);
-    }
+    resolveFiles(left, ids, found);
     if (page.count < ITEM_PAGE_SIZE) break;
+  }
+}
+
+/**
+ * Moves each file of `left` whose item `ids` (path → item id) holds into
+ * `found`: a video (or any file) by its own path, a sidecar by its videos'
+ * (paths/sidecars.ts), each item marked with the sidecar it was found for.
+ */
+export function resolveFiles(left: Set<string>, ids: ReadonlyMap<string, string>, found: Map<string, ItemRef[]>): void {
+  for (const file of left) {
+    const sidecar = sidecarOf(file);
+    const paths = sidecar ? videosOf(sidecar, ids.keys()) : ids.has(file) ? [file] : [];
+    if (paths.length === 0) continue;
+    found.set(
+      file,
+      paths.flatMap((path) => {
+        const id = ids.get(path);
+        return id === undefined ? [] : [{ file: path, ratingKey: id, ...(sidecar ? { named: file } : {}) }];
+      }),
+    );
+    left.delete(file);
+  }
+}
+
+/** One `GET /Items?Path=…` per file of `left` that is not a sidecar (Emby): each is settled, listed or not, and leaves `left`. */
+export async function findEachByPath(
+  find: (parentId: string, path: string) => Promise<string | undefined>,
+  libraryId: string,
+  left: Set<string>,
+  found: Map<string, ItemRef[]>,
+): Promise<void> {
+  for (const file of [...left]) {
+    if (sidecarOf(file)) continue;
+    left.delete(file);
+    const id = await find(libraryId, file);
+    if (id !== undefined) found.set(file, [{ file, ratingKey: id }]);
   }
 }
