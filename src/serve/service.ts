@@ -84,7 +84,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const { db } = storage;
   const mapper = createServerMapper(config);
   const shutdown = new AbortController();
-  const targets = buildAll(deps, shutdown.signal);
+  const targets = await buildAll(deps, shutdown.signal);
   const mount = createMountSafety(config, { logger, clock });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
   const queue = new ScanQueue({
@@ -258,11 +258,11 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */
-function buildAll(deps: ServiceDeps, signal: AbortSignal): TargetRuntime[] {
+async function buildAll(deps: ServiceDeps, signal: AbortSignal): Promise<TargetRuntime[]> {
   const { config, logger, clock, env } = deps;
   const built = deps.target
     ? [runtimeOfTarget(deps.target, { clock, logger })]
-    : buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
+    : await buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
   signal.addEventListener("abort", () => {
     for (const b of built) b.stop();
   });
