@@ -19,6 +19,8 @@ const OPTIONAL = [
   "yaml",
   "execa",
   "@inquirer/prompts",
+  // Only a config text that JSON.parse refuses needs it (config/json-locate.ts).
+  "jsonc-parser",
 ];
 const RECORDER = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "../helpers/record-imports.mjs")).href;
 
