@@ -48,7 +48,7 @@ async function runCase(lookup: "api" | "database"): Promise<Figures> {
     PLEX_ANALYZE_TYPE: "basic",
   });
   const controller = new AbortController();
-  const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env, signal: controller.signal });
+  const targets = await buildTargets(withPlexEntry(config), { logger, clock, env: process.env, signal: controller.signal });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   const reads = new QueueReads(db, clock);
   // Every poll ends by asking when the next delivery falls due (to arm the next one): the bench's "poll done".

@@ -54,7 +54,7 @@ async function library(withDb: boolean): Promise<{ plex: FakePlex; databasePath:
 async function runCase(name: Case): Promise<Figures> {
   const { plex, databasePath } = await library(name === "database");
   const { dir, db, clock, logger, config } = plexQueueSetup("item-refresh", plex, { PLEX_DATABASE_PATH: databasePath });
-  const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env });
+  const targets = await buildTargets(withPlexEntry(config), { logger, clock, env: process.env });
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   const reads = new QueueReads(db, clock);
   const ingest = createIngest({ mapper: createPathMapper({}), ignoreList: [], sink: { enqueue: async (r) => queue.enqueue(r) } });

@@ -98,7 +98,7 @@ async function runCase(c: Case, jitter: number): Promise<Figures> {
   const client = clockFetch(clock, c.timeoutMs, () => !(down && c.mode === "hang"));
   const config = { ...defaultConfig("0123456789abcdef0123456789abcdef"), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
   // The target's own (real-time) time-out never fires here: the clock's does.
-  const targets = buildTargets(withPlexEntry(config), { logger, clock, fetch: client.fetch, timeoutMs: 3_600_000 });
+  const targets = await buildTargets(withPlexEntry(config), { logger, clock, fetch: client.fetch, timeoutMs: 3_600_000 });
   const db = openDatabase(path.join(dir, "queue.db"));
   const queue = new ScanQueue({ db, clock, targets: targets.map((t) => t.target.name), delayMs: 0, logger });
   try {

@@ -4,8 +4,9 @@
  * First the idle RSS `IDLE_AFTER_S` seconds after the start, the median of
  * `runs` starts each, of the built `serve` (`node bin/scanarr.js`, as the
  * systemd unit and the image run it; `dist/` is compiled first) per feature
- * set: the default config, each feature alone on top of it, and every feature
- * on, beside a bare `node` that only waits. `--base <checkout>` measures
+ * set: the default config, each feature alone on top of it (Jellyfin and Emby
+ * as two more targets; the dashboard's page asked once, 4 s after the start),
+ * and every feature on, beside a bare `node` that only waits. `--base <checkout>` measures
  * another checkout (the code before a change; its `node_modules` may be a
  * symlink) in the same runs, alternating, as the "before" column.
  * Then, from source as the other benches, the RSS after `folders` distinct
@@ -16,10 +17,13 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { hashPassword } from "../src/auth/password-hash.js";
 import type { Config } from "../src/config/types.js";
 import { startFakeDrive } from "../test/fakes/drive.js";
+import { startOtherServers } from "../test/fakes/other-servers.js";
 import { fakeDriveCloud, writeFakeDriveToken } from "../test/helpers/service.js";
 import { BENCH_PASS, benchInstall } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
@@ -33,6 +37,8 @@ const baseAt = args.indexOf("--base");
 const BASE = baseAt >= 0 ? path.resolve(args.splice(baseAt, 2)[1] ?? "") : undefined;
 const [FOLDERS = 100_000, RUNS = 3] = args.map(Number);
 const IDLE_AFTER_S = 20;
+/** When a feature set's `use` asks serve something: after start-up, well before the reading. */
+const USE_AFTER_S = 4;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,6 +82,8 @@ interface FeatureSet {
   config: () => Promise<Partial<Config>>;
   /** Drive monitoring needs a token file. */
   driveToken?: boolean;
+  /** What is asked of the running serve (at `origin`) a few seconds after its start, before the reading. */
+  use?: (origin: string) => Promise<void>;
 }
 
 /**
@@ -90,6 +98,8 @@ const FEATURE_SETS: FeatureSet[] = [
   { name: "+ drive monitoring", config: driveConfig, driveToken: true },
   { name: "+ WATCH (events)", config: async () => watchConfig() },
   { name: "+ hooks, notifications", config: async () => hooksConfig() },
+  { name: "+ Jellyfin and Emby targets", config: otherTargetsConfig },
+  { name: "dashboard page asked once", config: async () => ({ SERVER_PORT: await freePort() }), use: askDashboardOnce },
   {
     name: "every feature on",
     config: async () => ({
@@ -131,9 +141,43 @@ async function measureIdle(): Promise<void> {
 
 /** The built `serve` of `root` on a fresh install with the feature set on. */
 async function idleServe(root: string, set: FeatureSet): Promise<number> {
-  const { installDir, paths } = await benchInstall(await set.config());
+  const config = await set.config();
+  const { installDir, paths } = await benchInstall(config);
   if (set.driveToken) writeFakeDriveToken(paths);
-  return idleRss([path.join(root, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"], root);
+  const use = set.use;
+  const origin = `http://127.0.0.1:${config.SERVER_PORT}`;
+  return idleRss(
+    [path.join(root, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"],
+    root,
+    use && (() => use(origin)),
+  );
+}
+
+/** Jellyfin and Emby beside Plex (fakes), with only the fields every checkout's entries take. */
+async function otherTargetsConfig(): Promise<Partial<Config>> {
+  const servers = await startOtherServers();
+  onCleanup(() => servers.close());
+  const TARGETS = servers.targets.map(({ TYPE, NAME, URL, TOKEN, PATH_MAPPINGS }) => ({ TYPE, NAME, URL, TOKEN, PATH_MAPPINGS }));
+  return { TARGETS } as Partial<Config>;
+}
+
+/** The dashboard's page and its script, as a browser asks for them once. */
+async function askDashboardOnce(origin: string): Promise<void> {
+  for (const url of [`${origin}/${BENCH_PASS}`, `${origin}/${BENCH_PASS}/dashboard.js`]) {
+    const res = await fetch(url, { headers: { accept: "text/html" } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once("error", reject);
+  });
 }
 
 async function loginConfig(): Promise<Partial<Config>> {
@@ -158,7 +202,7 @@ function hooksConfig(): Partial<Config> {
 }
 
 /** Starts node with `args`, reads its RSS IDLE_AFTER_S seconds later, stops it. */
-async function idleRss(args: string[], cwd = repoRoot): Promise<number> {
+async function idleRss(args: string[], cwd = repoRoot, use?: () => Promise<void>): Promise<number> {
   const child = spawn(process.execPath, args, {
     cwd,
     stdio: ["ignore", "ignore", "inherit"],
@@ -169,7 +213,11 @@ async function idleRss(args: string[], cwd = repoRoot): Promise<number> {
     child.kill("SIGKILL");
     await exited;
   });
-  await pause(IDLE_AFTER_S * 1_000);
+  if (use) {
+    await pause(USE_AFTER_S * 1_000);
+    await use();
+  }
+  await pause((IDLE_AFTER_S - (use ? USE_AFTER_S : 0)) * 1_000);
   if (child.exitCode !== null) throw new Error(`node ${args.join(" ")} exited with ${child.exitCode} before the reading`);
   const rss = readRssBytes(child.pid ?? 0);
   child.kill("SIGTERM");

@@ -70,7 +70,7 @@ export async function replayDay(plan: DayPlan, options: ReplayOptions): Promise<
   const paths = resolveInstallPaths(path.join(dir, "install"));
   mkdirSync(paths.dataDir, { recursive: true });
   const deps = { logger: silentLogger(), clock, env: {} };
-  const confirming = confirmingTargets(config, deps);
+  const confirming = await confirmingTargets(config, deps);
   const service = await startService({ config: withPlexEntry(config), paths, ...deps });
   const db = new Database(paths.database, { readonly: true, fileMustExist: true });
   try {
@@ -118,10 +118,10 @@ export async function replayDay(plan: DayPlan, options: ReplayOptions): Promise<
 }
 
 /** Targets whose scans the service confirms, as built from this config (a capability, read at run time). */
-function confirmingTargets(config: Config, deps: Pick<Parameters<typeof buildTargets>[1], "logger" | "env">): Set<string> {
+async function confirmingTargets(config: Config, deps: Pick<Parameters<typeof buildTargets>[1], "logger" | "env">): Promise<Set<string>> {
   const controller = new AbortController();
   // A clock of its own: whatever these throw-away targets arm never fires.
-  const built = buildTargets(withPlexEntry(config), { ...deps, clock: new StepClock(0), signal: controller.signal });
+  const built = await buildTargets(withPlexEntry(config), { ...deps, clock: new StepClock(0), signal: controller.signal });
   controller.abort();
   return new Set(built.filter((b) => b.target.afterScan?.settings.waitsForSection === true).map((b) => b.target.name));
 }

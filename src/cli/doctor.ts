@@ -11,7 +11,7 @@ export interface DoctorOptions {
 /** `scanarr doctor`: one pass/fail line per check; exit 0 when all pass, 1 otherwise. */
 export async function run(options: DoctorOptions, ctx: CommandContext): Promise<number> {
   // The targets serve would deliver to, built the same way; nothing is contacted before the checks ask.
-  const targets = buildTargets(ctx.config, { logger: ctx.logger, env: ctx.env });
+  const targets = await buildTargets(ctx.config, { logger: ctx.logger, env: ctx.env });
   const results = await runChecks(DOCTOR_CHECKS, {
     config: ctx.config,
     paths: ctx.paths,

@@ -28,7 +28,7 @@ export async function run(options: MapOptions, ctx: CommandContext): Promise<num
       2,
     );
   const settings = source === undefined ? undefined : createSourceTable(ctx.config).settingsFor(source);
-  const targets = await resolveTargets(buildTargets(ctx.config, { logger: ctx.logger, env: ctx.env }));
+  const targets = await resolveTargets(await buildTargets(ctx.config, { logger: ctx.logger, env: ctx.env }));
   const deps: TraceInput = {
     mapper: settings?.mapper ?? createServerMapper(ctx.config),
     ignoreList: ctx.config.SERVER_IGNORE_LIST,

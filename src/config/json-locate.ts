@@ -1,4 +1,10 @@
-import { printParseErrorCode, visit, type ParseErrorCode } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type { ParseErrorCode } from "jsonc-parser";
+
+// jsonc-parser is only wanted once a text fails JSON.parse, so it is required then (a CommonJS
+// package, so synchronously): loaded at start it cost serve about 2 MB of idle RSS (issue 35).
+const requireHere = createRequire(import.meta.url);
+const jsonc = (): typeof import("jsonc-parser") => requireHere("jsonc-parser") as typeof import("jsonc-parser");
 
 /** Where JSON text stops being JSON, and why: jsonc-parser's first error, placed on the offending character. */
 export interface JsonFault {
@@ -41,7 +47,7 @@ export function locateJsonFault(text: string): JsonFault | undefined {
     const parent = stack[stack.length - 1];
     expecting = parent === "object" ? "after-member" : parent === "array" ? "after-element" : "trailing";
   };
-  visit(
+  jsonc().visit(
     text,
     {
       onObjectBegin: () => {
@@ -84,7 +90,7 @@ function faultOf(text: string, code: ParseErrorCode, offset: number, length: num
     found: describeAt(text, where),
     context,
   });
-  switch (printParseErrorCode(code)) {
+  switch (jsonc().printParseErrorCode(code)) {
     case "InvalidEscapeCharacter":
       return at(
         offset + badEscapeIndex(token),

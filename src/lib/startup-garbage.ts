@@ -1,8 +1,13 @@
-import { setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { releaseOptimizer } from "./optimizer-hold.js";
 
 /** Long enough after start-up that V8 sees a low allocation rate, which is when a full collection shrinks the young generation. */
 export const STARTUP_COLLECTION_DELAY_MS = 5_000;
+
+/** The young generation's size once V8 has shrunk it (its first semi-space, 1 MB); above this it was not shrunk. */
+const SHRUNK_YOUNG_BYTES = 2 * 1024 * 1024;
+const MAX_COLLECTIONS = 4;
 
 /**
  * One full garbage collection, a few seconds after `serve`'s start-up work
@@ -11,8 +16,12 @@ export const STARTUP_COLLECTION_DELAY_MS = 5_000;
  * only starts after one) never hands that back: the idle RSS stayed 7-8 MB
  * higher in about half the starts (issue 26, bench/README.md). Capping the
  * young generation instead (--max-semi-space-size=1) cost 45 % more CPU per
- * webhook. The collection takes a few milliseconds on a heap this small; the
- * timer never keeps the process alive.
+ * webhook. On a busy machine the first collection can still see a high
+ * allocation rate and keep the young generation; it is tried again, a few
+ * times at most (issue 35). The collection takes a few milliseconds on a heap
+ * this small; the timer never keeps the process alive. Then the optimizing
+ * compiler held back at start works again (lib/optimizer-hold.ts), if no
+ * request has let it already.
  *
  * `gc` is only reachable with --expose-gc, which a context made while the flag
  * is set gets; the main context stays as it was.
@@ -22,5 +31,14 @@ export function collectStartupGarbageSoon(delayMs = STARTUP_COLLECTION_DELAY_MS)
   // Called plainly it is a full (mark-compact) collection.
   const gc = runInNewContext("gc") as () => void;
   setFlagsFromString("--no-expose-gc");
-  setTimeout(() => gc(), delayMs).unref();
+  const collect = (left: number) => {
+    gc();
+    if (left > 1 && youngGenerationBytes() > SHRUNK_YOUNG_BYTES) setTimeout(() => collect(left - 1), delayMs).unref();
+    else releaseOptimizer();
+  };
+  setTimeout(() => collect(MAX_COLLECTIONS), delayMs).unref();
+}
+
+function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
 }

@@ -20,6 +20,7 @@ import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf, reportFileChecks } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
 import { runStartupDoctor } from "../doctor/startup.js";
+import { releaseOptimizer } from "../lib/optimizer-hold.js";
 import { collectStartupGarbageSoon } from "../lib/startup-garbage.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -84,7 +85,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const { db } = storage;
   const mapper = createServerMapper(config);
   const shutdown = new AbortController();
-  const targets = buildAll(deps, shutdown.signal);
+  const targets = await buildAll(deps, shutdown.signal);
   const catalog = catalogOfTargets(targets);
   const mount = createMountSafety(config, { logger, clock, libraryRootsOf: (path) => catalog.libraryRootsOf(path) });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
@@ -147,6 +148,8 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
     metrics: wiring.metrics,
     health,
   });
+  // The compilers held back while serve loaded (bin/scanarr.js) work again at the first request.
+  server.once("request", releaseOptimizer);
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
   try {
@@ -259,11 +262,11 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
 }
 
 /** The configured targets, or the one a test passes; their periodic library fetch stops with the service. */
-function buildAll(deps: ServiceDeps, signal: AbortSignal): TargetRuntime[] {
+async function buildAll(deps: ServiceDeps, signal: AbortSignal): Promise<TargetRuntime[]> {
   const { config, logger, clock, env } = deps;
   const built = deps.target
     ? [runtimeOfTarget(deps.target, { clock, logger })]
-    : buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
+    : await buildTargets(config, { logger, clock, env, signal, timeoutMs: deps.targetTimeoutMs });
   signal.addEventListener("abort", () => {
     for (const b of built) b.stop();
   });

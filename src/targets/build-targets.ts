@@ -5,7 +5,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Logger } from "../lib/logger.js";
 import { createPathMapper, type PathMapper } from "../paths/mapper.js";
 import { createRewriter } from "../paths/rewrite.js";
-import type { TargetBuildDeps } from "./factory.js";
+import type { TargetBuildDeps, TargetFactory } from "./factory.js";
 import { LibraryCache } from "./library-cache.js";
 import { TARGET_FACTORIES } from "./registry.js";
 
@@ -14,16 +14,22 @@ export type { TargetBuildDeps } from "./factory.js";
 /**
  * Every enabled TARGETS entry, in order (the loader made the flat PLEX_* keys
  * the first one: config/plex-entry.ts), built by the factory its TYPE names
- * in registry.ts. Nothing is contacted until start() or a library lookup.
- * Assumes a loaded config.
+ * in registry.ts; only the folders of the configured TYPEs are loaded.
+ * Nothing is contacted until start() or a library lookup. Assumes a loaded
+ * config.
  */
-export function buildTargets(config: Config, deps: TargetBuildDeps): TargetRuntime[] {
+export async function buildTargets(config: Config, deps: TargetBuildDeps): Promise<TargetRuntime[]> {
+  const types = [...new Set(config.TARGETS.filter((entry) => entry.ENABLED).map((entry) => entry.TYPE))];
+  const factories = new Map<string, TargetFactory>(
+    await Promise.all(types.map(async (type) => [type, await TARGET_FACTORIES[type]()] as const)),
+  );
   const built: TargetRuntime[] = [];
   config.TARGETS.forEach((entry, i) => {
-    if (!entry.ENABLED) return;
+    const create = factories.get(entry.TYPE);
+    if (!entry.ENABLED || !create) return;
     const keyOf = (field: string) => writtenKeyOf(config, i, field);
     const at = writtenPathOf(config, i) ?? entry.NAME;
-    const target = TARGET_FACTORIES[entry.TYPE]({ entry, at, keyOf, config }, deps);
+    const target = create({ entry, at, keyOf, config }, deps);
     const rewriter = createRewriter([{ rules: entry.REWRITES ?? [], at: keyOf("REWRITES") }]);
     built.push(assemble(target, target.libraries, mapperFor(entry.PATH_MAPPINGS, keyOf("PATH_MAPPINGS"), rewriter)));
   });

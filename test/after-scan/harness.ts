@@ -66,10 +66,16 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
   let afterScan!: AfterScanWiring;
   let delivery!: DeliveryHandle;
   let mount!: MountSafety;
-  const start = () => {
+  const start = async () => {
     controller = new AbortController();
     queue = new ScanQueue({ db, clock, targets: ["plex"], delayMs: 0, logger });
-    const targets = buildTargets(withPlexEntry(config), { logger, clock, env: process.env, signal: controller.signal, timeoutMs: 5_000 });
+    const targets = await buildTargets(withPlexEntry(config), {
+      logger,
+      clock,
+      env: process.env,
+      signal: controller.signal,
+      timeoutMs: 5_000,
+    });
     mount = createMountSafety(config, { logger, clock });
     // One gate for the deliveries and the after-scan work, as serve builds it.
     const gate = mount.anchors.anchors.length > 0 ? createAnchorGate(mount.anchors, clock) : undefined;
@@ -120,10 +126,10 @@ export async function startRig(overrides: Partial<Config> = {}, plexOptions: Fak
       await stopAll();
       db.close();
       db = temp.reopen();
-      start();
+      await start();
     },
   };
-  start();
+  await start();
   return rig;
 }
 

@@ -120,7 +120,7 @@ describe("doctor: the targets", () => {
         PLEX_TOKEN: plex.token,
         TARGETS: [withTargetDefaults({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })],
       };
-      const targets = buildTargets(withPlexEntry(config), { logger: silentLogger() });
+      const targets = await buildTargets(withPlexEntry(config), { logger: silentLogger() });
       const results = await targetsCheck.run({ ...contextFor(config), targets, libraries: memoLibraries(targets) });
       expect(results).toEqual([
         { name: "target plex", ok: true, detail: expect.stringMatching(/^reachable at http:.*, token accepted, admin; \d+ libraries/) },
@@ -146,7 +146,7 @@ describe("doctor: the targets", () => {
           withTargetDefaults({ TYPE: "command", NAME: "gone", COMMAND: ["/nonexistent/on-scan.sh", "{folder}"] }),
         ],
       };
-      const targets = buildTargets(withPlexEntry(config), { logger: silentLogger(), env: { PATH: "/usr/bin:/bin" } });
+      const targets = await buildTargets(withPlexEntry(config), { logger: silentLogger(), env: { PATH: "/usr/bin:/bin" } });
       const results = await targetsCheck.run({ ...contextFor(config), targets, libraries: memoLibraries(targets) });
       expect(results).toEqual([
         {

@@ -36,7 +36,7 @@ async function startUp(overrides: Partial<Config>): Promise<Array<Record<string,
   };
   await runStartupDoctor({
     config,
-    targets: buildTargets(withPlexEntry(config), { logger: silentLogger() }),
+    targets: await buildTargets(withPlexEntry(config), { logger: silentLogger() }),
     paths: resolveInstallPaths(tempDir()),
     logger: createLogger({ level: "debug", format: "json", destination }),
   });

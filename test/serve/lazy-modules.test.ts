@@ -19,6 +19,8 @@ const OPTIONAL = [
   "yaml",
   "execa",
   "@inquirer/prompts",
+  // Only a config text that JSON.parse refuses needs it (config/json-locate.ts).
+  "jsonc-parser",
 ];
 const RECORDER = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "../helpers/record-imports.mjs")).href;
 
@@ -92,6 +94,10 @@ describe("serve pays only for what is on", () => {
     expect(ownModules).toContain("serve/service");
     expect(ownModules.filter((name) => name.startsWith("watch/start") || name.startsWith("notify/"))).toEqual(["notify/settings"]);
     expect(ownModules.filter((name) => ["server/dashboard/page", "server/dashboard/client-script"].includes(name))).toEqual([]);
+    // Only the configured TYPEs' target folders load (the flat PLEX_* keys make a plex entry); every
+    // folder's config.ts does, as the loader checks every kind.
+    const targetFolders = ownModules.filter((name) => /^targets\/[^/]+\//.test(name) && !name.endsWith("/config"));
+    expect(new Set(targetFolders.map((name) => name.split("/")[1]))).toEqual(new Set(["plex", "plex-scanner"]));
   }, 120_000);
 
   it("loads the metrics client once METRICS.ENABLED", async () => {

@@ -30,8 +30,8 @@ function entry(fields: Pick<TargetConfig, "TYPE" | "NAME" | "URL"> & Partial<Tar
 const deps = () => ({ logger: silentLogger(), clock: new ManualClock(), env: {}, timeoutMs: 2_000 });
 
 describe("buildTargets with the flat PLEX_* keys only", () => {
-  it("builds exactly today's single Plex API target, named plex, with paths unchanged", () => {
-    const built = buildTargets(config(), deps());
+  it("builds exactly today's single Plex API target, named plex, with paths unchanged", async () => {
+    const built = await buildTargets(config(), deps());
     expect(built).toHaveLength(1);
     const [plex] = built as [TargetRuntime];
     expect(plex.target).toBeInstanceOf(PlexTarget);
@@ -41,8 +41,8 @@ describe("buildTargets with the flat PLEX_* keys only", () => {
     expect(plex.libraries).toBe((plex.target as PlexTarget).libraries);
   });
 
-  it("builds the scanner target, named plex-scanner, with PLEX_SCAN_METHOD scanner", () => {
-    const [scanner] = buildTargets(config({ PLEX_SCAN_METHOD: "scanner" }), deps());
+  it("builds the scanner target, named plex-scanner, with PLEX_SCAN_METHOD scanner", async () => {
+    const [scanner] = await buildTargets(config({ PLEX_SCAN_METHOD: "scanner" }), deps());
     expect(scanner?.target.name).toBe("plex-scanner");
     expect(scanner?.libraries.knownLibraries()).toBeUndefined();
   });
@@ -50,21 +50,21 @@ describe("buildTargets with the flat PLEX_* keys only", () => {
   it("talks to PLEX_LOCAL_URL with PLEX_TOKEN", async () => {
     const plex = await startFakePlex();
     closers.push(() => plex.close());
-    const [built] = buildTargets(config({ PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token }), deps());
+    const [built] = await buildTargets(config({ PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token }), deps());
     const [tv] = (await built?.libraries.librariesFor("/data/TV-Shows/Show")) ?? [];
     expect(tv?.title).toBe("TV Shows");
   });
 });
 
 describe("buildTargets with TARGETS", () => {
-  it("puts the flat Plex target first, then the enabled entries in order", () => {
+  it("puts the flat Plex target first, then the enabled entries in order", async () => {
     const targets = [
       entry({ TYPE: "jellyfin", NAME: "jf", URL: "http://jf:8096", TOKEN: "k1" }),
       entry({ TYPE: "emby", NAME: "off", URL: "http://emby:8096", TOKEN: "k2", ENABLED: false }),
       entry({ TYPE: "autoscan", NAME: "chain", URL: "http://autoscan:3030" }),
       entry({ TYPE: "plex", NAME: "plex-4k", URL: "http://plex4k:32400", TOKEN: "k3" }),
     ];
-    const built = buildTargets(config({ TARGETS: targets }), deps());
+    const built = await buildTargets(config({ TARGETS: targets }), deps());
     expect(built.map((b) => [b.target.name, b.target.scansPerLibrary, b.target.confirms ?? false])).toEqual([
       ["plex", true, true],
       ["jf", false, false],
@@ -73,15 +73,15 @@ describe("buildTargets with TARGETS", () => {
     ]);
   });
 
-  it("leaves the flat Plex target out when PLEX_ENABLED is false", () => {
+  it("leaves the flat Plex target out when PLEX_ENABLED is false", async () => {
     const targets = [entry({ TYPE: "emby", NAME: "emby", URL: "http://emby:8096", TOKEN: "k" })];
-    expect(buildTargets(config({ PLEX_ENABLED: false, TARGETS: targets }), deps()).map((b) => b.target.name)).toEqual(["emby"]);
+    expect((await buildTargets(config({ PLEX_ENABLED: false, TARGETS: targets }), deps())).map((b) => b.target.name)).toEqual(["emby"]);
   });
 
-  it("rewrites paths with an entry's PATH_MAPPINGS, longest prefix first, and leaves others alone", () => {
+  it("rewrites paths with an entry's PATH_MAPPINGS, longest prefix first, and leaves others alone", async () => {
     const mappings = { "/media/": ["/data/"], "/media4k/": ["/data/4K/"] };
     const targets = [entry({ TYPE: "jellyfin", NAME: "jf", URL: "http://jf:8096", TOKEN: "k", PATH_MAPPINGS: mappings })];
-    const [plex, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [TargetRuntime, TargetRuntime];
+    const [plex, jf] = (await buildTargets(config({ TARGETS: targets }), deps())) as [TargetRuntime, TargetRuntime];
     expect(jf.toTargetPath("/data/TV/Show/Season 1")).toBe("/media/TV/Show/Season 1");
     expect(jf.toTargetPath("/data/4K/Movie (2020)")).toBe("/media4k/Movie (2020)");
     expect(jf.toTargetPath("/data 2/x")).toBe("/data 2/x");
@@ -103,7 +103,7 @@ describe("buildTargets with TARGETS", () => {
       entry({ TYPE: "emby", NAME: "emby", URL: emby.url, TOKEN: emby.token, PATH_MAPPINGS: media }),
       entry({ TYPE: "autoscan", NAME: "chain", URL: autoscan.url, PATH_MAPPINGS: { "/mnt/unionfs/": ["/data/"] } }),
     ];
-    const built = buildTargets(config({ PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token, TARGETS: targets }), deps());
+    const built = await buildTargets(config({ PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token, TARGETS: targets }), deps());
     const folder = "/data/TV-Shows/Show/Season 1";
     for (const b of built) {
       const path = b.toTargetPath(folder);
@@ -122,7 +122,7 @@ describe("a built target's library cache", () => {
     const jellyfin = await startFakeJellyfin();
     closers.push(jellyfin.close);
     const targets = [entry({ TYPE: "jellyfin", NAME: "jf", URL: jellyfin.url, TOKEN: jellyfin.token })];
-    const [, jf] = buildTargets(config({ TARGETS: targets }), deps()) as [TargetRuntime, TargetRuntime];
+    const [, jf] = (await buildTargets(config({ TARGETS: targets }), deps())) as [TargetRuntime, TargetRuntime];
     const catalog: LibraryCatalog = catalogOfTargets([jf]);
     expect(catalog.knownLibraries()).toBeUndefined();
     await catalog.refreshLibraries();

@@ -14,9 +14,9 @@ import { TdarrTarget } from "../../src/targets/tdarr/tdarr-target.js";
 
 const deps = { logger: silentLogger(), clock: new ManualClock(), timeoutMs: 2_000 };
 
-function build(type: (typeof TARGET_TYPES)[number]) {
+async function build(type: (typeof TARGET_TYPES)[number]) {
   const entry = withTargetDefaults({ TYPE: type, NAME: `my-${type}`, URL: `http://${type}.lan:8096/sub`, TOKEN: "a-token-1234" });
-  return TARGET_FACTORIES[type]({ entry, at: "TARGETS[3]" }, deps);
+  return (await TARGET_FACTORIES[type]())({ entry, at: "TARGETS[3]" }, deps);
 }
 
 describe("the target registry", () => {
@@ -32,8 +32,8 @@ describe("the target registry", () => {
     ["tdarr", TdarrTarget, false, false],
     ["sonarr", ArrTarget, false, false],
     ["radarr", ArrTarget, false, false],
-  ] as const)("builds a %s entry with its name, address and capabilities", (type, kind, perLibrary, confirms) => {
-    const target = build(type);
+  ] as const)("builds a %s entry with its name, address and capabilities", async (type, kind, perLibrary, confirms) => {
+    const target = await build(type);
     expect(target).toBeInstanceOf(kind);
     expect(target.name).toBe(`my-${type}`);
     expect(target.where.startsWith(`http://${type}.lan:8096/sub`)).toBe(true);
@@ -43,9 +43,9 @@ describe("the target registry", () => {
     expect(target.libraries.knownLibraries()).toEqual(takesAnyFolder ? [expect.objectContaining({ id: "all" })] : undefined);
   });
 
-  it("builds a command entry around its program, taking every folder", () => {
+  it("builds a command entry around its program, taking every folder", async () => {
     const entry = withTargetDefaults({ TYPE: "command", NAME: "notify", COMMAND: ["/usr/local/bin/notify", "{folder}"] });
-    const target = TARGET_FACTORIES.command({ entry, at: "TARGETS[0]" }, deps);
+    const target = (await TARGET_FACTORIES.command())({ entry, at: "TARGETS[0]" }, deps);
     expect(target).toBeInstanceOf(CommandTarget);
     expect([target.where, target.scansPerLibrary]).toEqual(["/usr/local/bin/notify", false]);
     expect(target.libraries.knownLibraries()).toEqual([expect.objectContaining({ id: "all" })]);

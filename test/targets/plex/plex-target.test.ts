@@ -180,7 +180,7 @@ describe("PlexTarget background refresh", () => {
 describe("the Plex target of the flat keys", () => {
   it("builds a working target from PLEX_LOCAL_URL and PLEX_TOKEN", async () => {
     const config = { ...defaultConfig("a".repeat(32)), PLEX_LOCAL_URL: plex.url, PLEX_TOKEN: plex.token };
-    const built = buildTargets(withPlexEntry(config), { clock, logger: silentLogger() })[0]?.target as PlexTarget;
+    const built = (await buildTargets(withPlexEntry(config), { clock, logger: silentLogger() }))[0]?.target as PlexTarget;
     expect(built.name).toBe("plex");
     const [tv] = await built.librariesFor("/data/TV/Show/Season 2");
     await built.scan("/data/TV/Show/Season 2", tv as Library);
