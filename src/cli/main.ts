@@ -4,7 +4,6 @@ import { ConfigError, createContext, type GlobalOptions, type IO } from "./boots
 import { paint, shouldUseColor, writeLine } from "./output.js";
 import { COMMANDS, type CommandSpec } from "./registry.js";
 import { messageOf } from "../lib/errors.js";
-import { releaseOptimizer } from "../lib/optimizer-hold.js";
 import { packageVersion } from "../lib/version.js";
 
 const EXIT_OK = 0;
@@ -62,8 +61,6 @@ function addGroup(program: Command, groups: Map<string, Command>, name: string):
 }
 
 async function runCommand(spec: CommandSpec, cmd: Command, positional: unknown[], io: IO): Promise<number> {
-  // V8's compilers were held back while the CLI loaded (bin/scanarr.js); serve lets them work once it has started.
-  if (spec.name !== "serve") releaseOptimizer();
   const ctx = await createContext(cmd.optsWithGlobals<GlobalOptions>(), io, spec.config);
   return spec.run({ ...cmd.opts(), args: positional }, ctx);
 }

@@ -1,6 +1,5 @@
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { releaseOptimizer } from "./optimizer-hold.js";
 
 /** Long enough after start-up that V8 sees a low allocation rate, which is when a full collection shrinks the young generation. */
 export const STARTUP_COLLECTION_DELAY_MS = 5_000;
@@ -19,9 +18,7 @@ const MAX_COLLECTIONS = 4;
  * webhook. On a busy machine the first collection can still see a high
  * allocation rate and keep the young generation; it is tried again, a few
  * times at most (issue 35). The collection takes a few milliseconds on a heap
- * this small; the timer never keeps the process alive. Then the optimizing
- * compiler held back at start works again (lib/optimizer-hold.ts), if no
- * request has let it already.
+ * this small; the timer never keeps the process alive.
  *
  * `gc` is only reachable with --expose-gc, which a context made while the flag
  * is set gets; the main context stays as it was.
@@ -34,7 +31,6 @@ export function collectStartupGarbageSoon(delayMs = STARTUP_COLLECTION_DELAY_MS)
   const collect = (left: number) => {
     gc();
     if (left > 1 && youngGenerationBytes() > SHRUNK_YOUNG_BYTES) setTimeout(() => collect(left - 1), delayMs).unref();
-    else releaseOptimizer();
   };
   setTimeout(() => collect(MAX_COLLECTIONS), delayMs).unref();
 }

@@ -20,7 +20,6 @@ import { trackConnections } from "../server/graceful-close.js";
 import { createMountSafety, fileCheckPolicyOf, reportFileChecks } from "../mount/mount-safety.js";
 import { pollAnchors } from "../mount/anchor-poll.js";
 import { runStartupDoctor } from "../doctor/startup.js";
-import { releaseOptimizer } from "../lib/optimizer-hold.js";
 import { collectStartupGarbageSoon } from "../lib/startup-garbage.js";
 import { gatherHealthFacts } from "./health-facts.js";
 import type { DriveMonitor } from "../drive/monitor.js";
@@ -148,8 +147,6 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
     metrics: wiring.metrics,
     health,
   });
-  // The compilers held back while serve loaded (bin/scanarr.js) work again at the first request.
-  server.once("request", releaseOptimizer);
   const connections = trackConnections(server);
   let address: Awaited<ReturnType<typeof listen>>;
   try {
