@@ -16,7 +16,7 @@ import type { TargetFigures } from "./lib/replay-figures.js";
 import { planDay } from "./lib/replay-plan.js";
 import { replayDay, type ReplayOptions, type ReplayResult } from "./lib/replay-run.js";
 
-const USAGE = "usage: replay-day.ts [--delay default|SECONDS]... [--seed N] [--scan-seconds S] [--poll S]";
+const USAGE = "usage: replay-day.ts [--delay default|SECONDS]... [--seed N] [--scan-seconds S] [--monitor-delay S] [--poll S]";
 
 const values = (() => {
   try {
@@ -25,6 +25,7 @@ const values = (() => {
         delay: { type: "string", multiple: true },
         seed: { type: "string", default: "1" },
         "scan-seconds": { type: "string", default: "5" },
+        "monitor-delay": { type: "string", default: "60" },
         poll: { type: "string", default: "10" },
         help: { type: "boolean", default: false },
       },
@@ -49,6 +50,7 @@ const number = (text: string, what: string, min: number): number => {
 const delays = (values.delay ?? ["default", "180"]).map((d) => (d === "default" ? "default" : number(d, "--delay", 0)));
 const seed = number(values.seed, "--seed", 0);
 const scanMs = number(values["scan-seconds"], "--scan-seconds", 0) * 1_000;
+const monitorDelayMs = number(values["monitor-delay"], "--monitor-delay", 0) * 1_000;
 const pollSec = number(values.poll, "--poll", 1);
 
 const TARGETS = { p50: 20_000, p95: 60_000, scansPerFolder: 1.05 };
@@ -72,11 +74,11 @@ try {
   const kinds = [...counts].map(([kind, n]) => `${n} ${kind}`);
   console.log(`day (seed ${seed}): ${postings.length} webhooks in ${plan.events.length} events (${kinds.join(", ")})`);
   console.log(
-    `fake servers scan in ${scanMs / 1_000} s; confirmation poll ${pollSec} s; injected clock, stepped from one event to the next`,
+    `fake servers scan in ${scanMs / 1_000} s (Jellyfin and Emby after their LibraryMonitorDelay, ${monitorDelayMs / 1_000} s); confirmation poll ${pollSec} s; injected clock, stepped from one event to the next`,
   );
   const runs: Array<{ name: string; result: ReplayResult }> = [];
   for (const delay of delays) {
-    const result = await replayDay(plan, { delay, scanMs, pollSec });
+    const result = await replayDay(plan, { delay, scanMs, monitorDelayMs, pollSec });
     const name = label(delay, result);
     runs.push({ name, result });
     const notes = [

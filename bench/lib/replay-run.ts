@@ -28,6 +28,8 @@ export interface ReplayOptions {
   delay: number | "default";
   /** How long each fake server takes to scan a path. */
   scanMs: number;
+  /** Jellyfin's and Emby's LibraryMonitorDelay: a Media/Updated path waits this long after the last one. */
+  monitorDelayMs: number;
   /** PLEX_CONFIRM_POLL_INTERVAL, seconds. */
   pollSec: number;
 }
@@ -53,7 +55,7 @@ export async function replayDay(plan: DayPlan, options: ReplayOptions): Promise<
   const started = performance.now();
   const dir = makeTempDir("scanarr-replay-");
   const clock = new StepClock(DAY_START);
-  const servers = await startReplayServers(path.join(dir, "media"), options.scanMs, () => clock.now());
+  const servers = await startReplayServers(path.join(dir, "media"), options.scanMs, () => clock.now(), options.monitorDelayMs);
   servers.hold(plan.existing);
   const config: Config = {
     ...defaultConfig(BENCH_PASS),

@@ -59,7 +59,7 @@ export interface ReplayServers {
   scansOf(server: ServerName): string[][];
 }
 
-export async function startReplayServers(mediaDir: string, scanMs: number, now: () => number): Promise<ReplayServers> {
+export async function startReplayServers(mediaDir: string, scanMs: number, now: () => number, monitorDelayMs = 0): Promise<ReplayServers> {
   const plex = await startFakePlex({
     sections: [
       { key: "1", title: "Movies", type: "movie", locations: ["/data/Movies"] },
@@ -76,7 +76,7 @@ export async function startReplayServers(mediaDir: string, scanMs: number, now: 
   onCleanup(() => jellyfin.close());
   const emby = await startFakeEmby({ libraries: libraries(FORMS.emby, ["e1", "e2"]) });
   onCleanup(() => emby.close());
-  for (const server of [jellyfin, emby]) server.items.scanTiming = { ms: scanMs, now };
+  for (const server of [jellyfin, emby]) server.items.scanTiming = { ms: scanMs, now, monitorDelayMs };
 
   const mappingsTo = (form: Form) => ({ [form.tv]: [FORMS.plex.tv], [form.movies]: [FORMS.plex.movies] });
   const entry = (TYPE: "jellyfin" | "emby", server: FakeJellyfin | FakeEmby) =>

@@ -65,6 +65,12 @@ export const DEFAULT_MEDIA_LIBRARIES: FakeLibrary[] = [
 export interface FakeScanTiming {
   ms: number;
   now: () => number;
+  /**
+   * The server's LibraryMonitorDelay: a reported path waits this long after the
+   * last report before the walk starts (Jellyfin's and Emby's default: 60 s;
+   * apis.md). The paths waiting then go together. 0 or unset: at once.
+   */
+  monitorDelayMs?: number;
 }
 
 /**
@@ -91,6 +97,8 @@ export class FakeItems {
   /** Unset: a Media/Updated changes no item. Set: each path is scanned after a time, its files on disk become items and its items gone from disk go. */
   scanTiming: FakeScanTiming | undefined;
   private readonly scans: Array<{ path: string; until: number; libraryOf: (path: string) => string }> = [];
+  /** Paths reported and waiting out the LibraryMonitorDelay, and when the last came. */
+  private monitored: { paths: Array<{ path: string; libraryOf: (path: string) => string }>; lastAt: number } = { paths: [], lastAt: 0 };
 
   /** `pathFilter`: whether `GET /Items` takes `Path` (Emby's description has it; Jellyfin's has not, and ignores it). */
   constructor(private readonly pathFilter: boolean) {}
@@ -98,12 +106,28 @@ export class FakeItems {
   /** A Media/Updated `path` (a file or a folder) to scan, when scans are timed; `libraryOf` names the library of a file found. */
   startScan(path: string, libraryOf: (path: string) => string): void {
     if (!this.scanTiming) return;
+    if (this.scanTiming.monitorDelayMs) {
+      this.monitored.paths.push({ path, libraryOf });
+      this.monitored.lastAt = this.scanTiming.now();
+      return;
+    }
     const start = Math.max(this.scanTiming.now(), this.scans.at(-1)?.until ?? 0);
     this.scans.push({ path, until: start + this.scanTiming.ms, libraryOf });
   }
 
+  /** The reported paths whose LibraryMonitorDelay has passed become one walk, as long as one scan. */
+  private startMonitored(): void {
+    const delay = this.scanTiming?.monitorDelayMs ?? 0;
+    const { paths, lastAt } = this.monitored;
+    if (!this.scanTiming || paths.length === 0 || this.scanTiming.now() < lastAt + delay) return;
+    const start = Math.max(lastAt + delay, this.scans.at(-1)?.until ?? 0);
+    for (const p of paths) this.scans.push({ path: p.path, until: start + this.scanTiming.ms, libraryOf: p.libraryOf });
+    this.monitored = { paths: [], lastAt: 0 };
+  }
+
   /** Ends the timed scans whose time has come. */
   private settle(): void {
+    this.startMonitored();
     const now = this.scanTiming?.now() ?? 0;
     for (let scan = this.scans[0]; scan !== undefined && scan.until <= now; scan = this.scans[0]) {
       this.scans.shift();

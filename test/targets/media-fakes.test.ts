@@ -100,4 +100,30 @@ describe("the fakes' timed scans", () => {
       await timed.close();
     }
   });
+
+  it("waits out the LibraryMonitorDelay after the last report, then scans the paths reported meanwhile together", async () => {
+    let now = 0;
+    const timed = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+    try {
+      timed.items.scanTiming = { ms: 5_000, now: () => now, monitorDelayMs: 60_000 };
+      timed.items.disk.add("/mnt/tv/A/A1.mkv");
+      timed.items.disk.add("/mnt/tv/B/B1.mkv");
+      const report = (folder: string) =>
+        post(timed.url, { ...json, "X-Emby-Token": timed.token }, JSON.stringify({ Updates: [{ Path: folder, UpdateType: "Created" }] }));
+      const listed = async () => {
+        const res = await fetch(`${timed.url}/Items?Recursive=true&Fields=Path`, { headers: { "X-Emby-Token": timed.token } });
+        return ((await res.json()) as { Items: Array<{ Path: string }> }).Items.map((i) => i.Path).sort();
+      };
+      expect((await report("/mnt/tv/A")).status).toBe(200);
+      now = 30_000;
+      expect((await report("/mnt/tv/B")).status).toBe(200);
+      // The second report put the walk off: 60 s after it, then the 5 s scan.
+      now = 89_999;
+      expect(await listed()).toEqual([]);
+      now = 95_000;
+      expect(await listed()).toEqual(["/mnt/tv/A/A1.mkv", "/mnt/tv/B/B1.mkv"]);
+    } finally {
+      await timed.close();
+    }
+  });
 });
