@@ -67,8 +67,9 @@ export interface FakeScanTiming {
   now: () => number;
   /**
    * The server's LibraryMonitorDelay: a reported path waits this long after the
-   * last report before the walk starts (Jellyfin's and Emby's default: 60 s;
-   * apis.md). The paths waiting then go together. 0 or unset: at once.
+   * last report of its tree (a path that holds it or that it holds) before its
+   * walk starts (Jellyfin's and Emby's default: 60 s, one refresher per tree;
+   * apis.md). The paths waiting in a tree then go together. 0 or unset: at once.
    */
   monitorDelayMs?: number;
 }
@@ -97,8 +98,8 @@ export class FakeItems {
   /** Unset: a Media/Updated changes no item. Set: each path is scanned after a time, its files on disk become items and its items gone from disk go. */
   scanTiming: FakeScanTiming | undefined;
   private readonly scans: Array<{ path: string; until: number; libraryOf: (path: string) => string }> = [];
-  /** Paths reported and waiting out the LibraryMonitorDelay, and when the last came. */
-  private monitored: { paths: Array<{ path: string; libraryOf: (path: string) => string }>; lastAt: number } = { paths: [], lastAt: 0 };
+  /** Per tree, the paths reported and waiting out the LibraryMonitorDelay, and when the last came. */
+  private monitored: Array<{ paths: Array<{ path: string; libraryOf: (path: string) => string }>; lastAt: number }> = [];
 
   /** `pathFilter`: whether `GET /Items` takes `Path` (Emby's description has it; Jellyfin's has not, and ignores it). */
   constructor(private readonly pathFilter: boolean) {}
@@ -107,22 +108,32 @@ export class FakeItems {
   startScan(path: string, libraryOf: (path: string) => string): void {
     if (!this.scanTiming) return;
     if (this.scanTiming.monitorDelayMs) {
-      this.monitored.paths.push({ path, libraryOf });
-      this.monitored.lastAt = this.scanTiming.now();
+      const related = (a: string, b: string) =>
+        a === b || a.startsWith(`${b.replace(/\/+$/, "")}/`) || b.startsWith(`${a.replace(/\/+$/, "")}/`);
+      let tree = this.monitored.find((t) => t.paths.some((p) => related(p.path, path)));
+      if (!tree) {
+        tree = { paths: [], lastAt: 0 };
+        this.monitored.push(tree);
+      }
+      tree.paths.push({ path, libraryOf });
+      tree.lastAt = this.scanTiming.now();
       return;
     }
     const start = Math.max(this.scanTiming.now(), this.scans.at(-1)?.until ?? 0);
     this.scans.push({ path, until: start + this.scanTiming.ms, libraryOf });
   }
 
-  /** The reported paths whose LibraryMonitorDelay has passed become one walk, as long as one scan. */
+  /** A tree whose LibraryMonitorDelay has passed becomes one walk, as long as one scan. */
   private startMonitored(): void {
-    const delay = this.scanTiming?.monitorDelayMs ?? 0;
-    const { paths, lastAt } = this.monitored;
-    if (!this.scanTiming || paths.length === 0 || this.scanTiming.now() < lastAt + delay) return;
-    const start = Math.max(lastAt + delay, this.scans.at(-1)?.until ?? 0);
-    for (const p of paths) this.scans.push({ path: p.path, until: start + this.scanTiming.ms, libraryOf: p.libraryOf });
-    this.monitored = { paths: [], lastAt: 0 };
+    const timing = this.scanTiming;
+    if (!timing) return;
+    const delay = timing.monitorDelayMs ?? 0;
+    const ready = this.monitored.filter((t) => timing.now() >= t.lastAt + delay).sort((a, b) => a.lastAt - b.lastAt);
+    this.monitored = this.monitored.filter((t) => !ready.includes(t));
+    for (const tree of ready) {
+      const start = Math.max(tree.lastAt + delay, this.scans.at(-1)?.until ?? 0);
+      for (const p of tree.paths) this.scans.push({ path: p.path, until: start + timing.ms, libraryOf: p.libraryOf });
+    }
   }
 
   /** Ends the timed scans whose time has come. */

@@ -101,12 +101,13 @@ describe("the fakes' timed scans", () => {
     }
   });
 
-  it("waits out the LibraryMonitorDelay after the last report, then scans the paths reported meanwhile together", async () => {
+  it("waits out the LibraryMonitorDelay after the last report of a tree, then scans its paths together; another tree waits on its own", async () => {
     let now = 0;
     const timed = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
     try {
       timed.items.scanTiming = { ms: 5_000, now: () => now, monitorDelayMs: 60_000 };
       timed.items.disk.add("/mnt/tv/A/A1.mkv");
+      timed.items.disk.add("/mnt/tv/A/Season 2/A2.mkv");
       timed.items.disk.add("/mnt/tv/B/B1.mkv");
       const report = (folder: string) =>
         post(timed.url, { ...json, "X-Emby-Token": timed.token }, JSON.stringify({ Updates: [{ Path: folder, UpdateType: "Created" }] }));
@@ -115,13 +116,18 @@ describe("the fakes' timed scans", () => {
         return ((await res.json()) as { Items: Array<{ Path: string }> }).Items.map((i) => i.Path).sort();
       };
       expect((await report("/mnt/tv/A")).status).toBe(200);
-      now = 30_000;
       expect((await report("/mnt/tv/B")).status).toBe(200);
-      // The second report put the walk off: 60 s after it, then the 5 s scan.
-      now = 89_999;
+      now = 30_000;
+      expect((await report("/mnt/tv/A/Season 2")).status).toBe(200);
+      now = 64_999;
       expect(await listed()).toEqual([]);
+      // B's walk: 60 s after its report, then the 5 s scan; A's was put off by its second report.
+      now = 65_000;
+      expect(await listed()).toEqual(["/mnt/tv/B/B1.mkv"]);
+      now = 94_999;
+      expect(await listed()).toEqual(["/mnt/tv/B/B1.mkv"]);
       now = 95_000;
-      expect(await listed()).toEqual(["/mnt/tv/A/A1.mkv", "/mnt/tv/B/B1.mkv"]);
+      expect(await listed()).toEqual(["/mnt/tv/A/A1.mkv", "/mnt/tv/A/Season 2/A2.mkv", "/mnt/tv/B/B1.mkv"]);
     } finally {
       await timed.close();
     }
