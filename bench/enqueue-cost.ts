@@ -71,7 +71,7 @@ type QueueFactory = () => Queue;
 async function queuesOf(root: string): Promise<QueueFactory> {
   const load = (file: string) => import(pathToFileURL(path.join(root, "src/queue", file)).href);
   const [{ openDatabase }, { ScanQueue }, { createGroupCommit }] = await Promise.all([
-    load("database.ts"),
+    load("storage/database.ts"),
     load("scan-queue.ts"),
     load("group-commit.ts"),
   ]);

@@ -5,7 +5,7 @@ import { factsOf, type ScanRow } from "./rows.js";
 import type { ScanFacts } from "./types.js";
 import type { QueueStatements } from "./statements.js";
 import { moveFiles, type FileStatements } from "./scan-files.js";
-import type { RequestStatements } from "./scan-requests.js";
+import { moveOrigins, type RequestStatements } from "./scan-requests.js";
 
 /** What coalescing needs from the queue; all of it runs inside the caller's transaction. */
 export interface CoalesceContext {
@@ -108,7 +108,7 @@ function findOpenDescendants(ctx: CoalesceContext, folder: string): OpenScanRow[
 /** `child` disappears into `intoId`, its files, its requests' paths (and its need of a folder scan) with it. */
 function absorbScan(ctx: CoalesceContext, intoId: number, child: OpenScanRow, now: number): void {
   moveFiles(ctx.fst, intoId, child.id, ctx.gateFiles, now);
-  ctx.rst.move.run(intoId, child.id);
+  moveOrigins(ctx.rst, intoId, child.id);
   if (child.scan_folder !== 0) ctx.st.needFolderScan.run(intoId);
   ctx.st.deleteDeliveries.run(child.id);
   ctx.st.deleteScan.run(child.id);

@@ -1,5 +1,5 @@
 import { finishIfComplete, type DeliveryContext } from "./deliveries.js";
-import type { FileStatements } from "./scan-files.js";
+import { markSeen, type FileStatements } from "./scan-files.js";
 
 /** SERVER_MAX_FILE_CHECKS, SERVER_FILE_CHECK_DELAY and SERVER_SCAN_FOLDER_ON_FILE_EXISTS_EXHAUSTION, in queue terms. */
 export interface FileCheckPolicy {
@@ -64,7 +64,7 @@ export function recordFileChecks(ctx: FileCheckContext, due: DueFileCheck[], res
   const summary: FileCheckSummary = { ready: [], exhausted: [], failed: [], releasedDueAt: Infinity };
   for (const scan of due) {
     const seen = seenBy.get(scan.scanId) ?? new Set<string>();
-    for (const file of seen) ctx.fst.markSeen.run(scan.scanId, file);
+    markSeen(ctx.fst, scan.scanId, [...seen]);
     const missing = scan.files.filter((f) => !seen.has(f));
     const checks = scan.checks + 1;
     if (missing.length === 0) {

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { pathKey } from "./path-key.js";
 
 /**
  * The files a scan named, kept with it: imports wait until each is visible
@@ -9,22 +10,25 @@ import type { Database, Statement } from "better-sqlite3";
 export function prepareFileStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
-    // The latest request wins: an upgrade may delete and re-import one name.
-    // A refresh asked for stays asked for when the same import is named again.
-    // A file named again as it stands is not written again.
-    upsertFile: p<[number, string, number, number]>(
-      `INSERT INTO scan_file (scan_id, path, deletion, seen, refresh) VALUES (?, ?, ?, 0, ?)
-       ON CONFLICT (scan_id, path) DO UPDATE SET deletion = excluded.deletion, seen = 0,
-       refresh = CASE WHEN excluded.deletion = 1 THEN 0 ELSE MAX(refresh, excluded.refresh) END
-       WHERE deletion <> excluded.deletion OR seen <> 0 OR refresh <> CASE WHEN excluded.deletion = 1 THEN 0 ELSE MAX(refresh, excluded.refresh) END`,
+    // Found by (scan, path key) and the path itself (path-key.ts). The latest request wins: an upgrade
+    // may delete and re-import one name. A refresh asked for stays asked for when the same import is
+    // named again. A file named again as it stands is not written again.
+    findFile: p<[number, number, string]>(
+      "SELECT rowid AS id, deletion, seen, refresh FROM scan_file WHERE scan_id = ? AND path_key = ? AND path = ?",
     ),
-    moveFiles: p<[number, number]>(
-      `INSERT OR IGNORE INTO scan_file (scan_id, path, deletion, seen, refresh)
-       SELECT ?, path, deletion, seen, refresh FROM scan_file WHERE scan_id = ?`,
+    insertFile: p<[number, string, number, number, number]>(
+      "INSERT INTO scan_file (scan_id, path, path_key, deletion, seen, refresh) VALUES (?, ?, ?, ?, 0, ?)",
+    ),
+    updateFile: p<[number, number, number]>("UPDATE scan_file SET deletion = ?, seen = 0, refresh = ? WHERE rowid = ?"),
+    // The absorbing scan keeps its own row of a file both name.
+    moveFiles: p<[{ into: number; from: number }]>(
+      `INSERT INTO scan_file (scan_id, path, path_key, deletion, seen, refresh)
+       SELECT @into, f.path, f.path_key, f.deletion, f.seen, f.refresh FROM scan_file f WHERE f.scan_id = @from
+       AND NOT EXISTS (SELECT 1 FROM scan_file g WHERE g.scan_id = @into AND g.path_key = f.path_key AND g.path = f.path)`,
     ),
     filesOf: p<[number]>("SELECT path, deletion, seen FROM scan_file WHERE scan_id = ? ORDER BY path"),
     unseenCount: p<[number]>("SELECT COUNT(*) AS n FROM scan_file WHERE scan_id = ? AND deletion = 0 AND seen = 0"),
-    markSeen: p<[number, string]>("UPDATE scan_file SET seen = 1 WHERE scan_id = ? AND path = ?"),
+    markSeen: p<[number, number, string]>("UPDATE scan_file SET seen = 1 WHERE scan_id = ? AND path_key = ? AND path = ?"),
     // Holding a scan back: its waiting deliveries are out of the claim index.
     waitForFiles: p<[number, number]>("UPDATE scan_queue SET files_state = 'waiting', file_checks = 0, file_check_at = ? WHERE id = ?"),
     holdDeliveries: p<[number, number]>(
@@ -79,15 +83,29 @@ export function attachFiles(
   now: number,
 ): void {
   const { deletion } = intent;
-  for (const file of files) fst.upsertFile.run(scanId, file, deletion ? 1 : 0, intent.refresh && !deletion ? 1 : 0);
+  const flags = { deletion: deletion ? 1 : 0, refresh: intent.refresh && !deletion ? 1 : 0 };
+  for (const file of files) {
+    const row = fst.findFile.get(scanId, pathKey(file), file) as (FileRow & { id: number; refresh: 0 | 1 }) | undefined;
+    if (!row) {
+      fst.insertFile.run(scanId, file, pathKey(file), flags.deletion, flags.refresh);
+      continue;
+    }
+    const refresh = deletion ? 0 : Math.max(row.refresh, flags.refresh);
+    if (row.deletion !== flags.deletion || row.seen !== 0 || row.refresh !== refresh) fst.updateFile.run(flags.deletion, refresh, row.id);
+  }
   if (!gate || deletion || files.length === 0) return;
   fst.waitForFiles.run(0, scanId);
   fst.holdDeliveries.run(now, scanId);
 }
 
+/** Marks `files` of scan `scanId` as visible. */
+export function markSeen(fst: FileStatements, scanId: number, files: readonly string[]): void {
+  for (const file of files) fst.markSeen.run(scanId, pathKey(file), file);
+}
+
 /** Moves a scan's files onto the scan that absorbs it; if an absorbed file is still unseen, the holder waits too. */
 export function moveFiles(fst: FileStatements, intoId: number, fromId: number, gate: boolean, now: number): void {
-  const moved = fst.moveFiles.run(intoId, fromId).changes;
+  const moved = fst.moveFiles.run({ into: intoId, from: fromId }).changes;
   if (moved === 0 || !gate) return;
   if ((fst.unseenCount.get(intoId) as { n: number }).n === 0) return;
   fst.waitForFiles.run(0, intoId);

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { pathKey } from "./path-key.js";
 import type { RequestOrigin } from "./types.js";
 
 /** A path a request named, as ScanRequest.origins carries it. */
@@ -19,19 +20,29 @@ export interface OriginInput {
 export function prepareRequestStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
   return {
-    // A repeat counts up and leaves the mapping (and the index on it) alone; should the mapping
-    // differ (the config changed), nothing is written here and `remap` does it all.
-    upsert: p<[number, string, string, string | null, string | null, string, string, number, number]>(
-      `INSERT INTO scan_request (scan_id, path, mapped, mapping_key, mapping_prefix, source, event, first_at, last_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (scan_id, path) DO UPDATE SET source = excluded.source, event = excluded.event, last_at = excluded.last_at, times = times + 1
-       WHERE mapped = excluded.mapped AND mapping_key IS excluded.mapping_key AND mapping_prefix IS excluded.mapping_prefix`,
+    // Found by (scan, path key) and the path itself (path-key.ts); a repeat counts up and leaves the
+    // mapping alone; should the mapping differ (the config changed), `remap` writes it.
+    find: p<[number, number, string]>(
+      `SELECT rowid AS id, mapped, mapping_key AS mappingKey, mapping_prefix AS mappingPrefix FROM scan_request
+       WHERE scan_id = ? AND path_key = ? AND path = ?`,
     ),
-    remap: p<[string, string | null, string | null, string, string, number, number, string]>(
+    insert: p<[number, string, number, string, string | null, string | null, string, string, number, number]>(
+      `INSERT INTO scan_request (scan_id, path, path_key, mapped, mapping_key, mapping_prefix, source, event, first_at, last_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    countUp: p<[string, string, number, number]>(
+      "UPDATE scan_request SET source = ?, event = ?, last_at = ?, times = times + 1 WHERE rowid = ?",
+    ),
+    remap: p<[string, string | null, string | null, string, string, number, number]>(
       `UPDATE scan_request SET mapped = ?, mapping_key = ?, mapping_prefix = ?, source = ?, event = ?, last_at = ?, times = times + 1
-       WHERE scan_id = ? AND path = ?`,
+       WHERE rowid = ?`,
     ),
-    move: p<[number, number]>("UPDATE OR REPLACE scan_request SET scan_id = ? WHERE scan_id = ?"),
+    // Moving a scan's rows onto the scan absorbing it: a path both name keeps the moved row.
+    dropShared: p<[{ into: number; from: number }]>(
+      `DELETE FROM scan_request WHERE rowid IN (SELECT g.rowid FROM scan_request f JOIN scan_request g
+       ON g.scan_id = @into AND g.path_key = f.path_key AND g.path = f.path WHERE f.scan_id = @from)`,
+    ),
+    move: p<[number, number]>("UPDATE scan_request SET scan_id = ? WHERE scan_id = ?"),
     originsIn: p<[string, number]>(
       `SELECT scanId, path, mapped, mappingKey, mappingPrefix, source, event, firstAt, lastAt, times FROM (
        SELECT scan_id AS scanId, path, mapped, mapping_key AS mappingKey, mapping_prefix AS mappingPrefix, source, event,
@@ -55,10 +66,24 @@ export function recordOrigins(
   for (const o of origins) {
     const key = o.mappingKey ?? null;
     const prefix = o.mappingPrefix ?? null;
-    if (st.upsert.run(scanId, o.path, o.mapped, key, prefix, source, event, now, now).changes === 0) {
-      st.remap.run(o.mapped, key, prefix, source, event, now, scanId, o.path);
-    }
+    const row = st.find.get(scanId, pathKey(o.path), o.path) as StoredOrigin | undefined;
+    if (!row) st.insert.run(scanId, o.path, pathKey(o.path), o.mapped, key, prefix, source, event, now, now);
+    else if (row.mapped === o.mapped && row.mappingKey === key && row.mappingPrefix === prefix) st.countUp.run(source, event, now, row.id);
+    else st.remap.run(o.mapped, key, prefix, source, event, now, row.id);
   }
+}
+
+interface StoredOrigin {
+  id: number;
+  mapped: string;
+  mappingKey: string | null;
+  mappingPrefix: string | null;
+}
+
+/** Moves scan `fromId`'s paths onto scan `intoId`, which absorbs it. */
+export function moveOrigins(st: RequestStatements, intoId: number, fromId: number): void {
+  st.dropShared.run({ into: intoId, from: fromId });
+  st.move.run(intoId, fromId);
 }
 
 /** Up to `perScan` origins of each scan, latest first. */

@@ -132,3 +132,16 @@ export function deliveryTargetOf(target: Target): DeliveryTarget {
     toTargetPath: (path) => path,
   };
 }
+
+/** Takes a database back to the shape migration 10 left (paths keyed in full), for the tests that upgrade an older file. */
+export function backToVersion10(db: Database): void {
+  db.exec(`DROP INDEX scan_request_scan_key; ALTER TABLE scan_request DROP COLUMN path_key;
+    CREATE UNIQUE INDEX scan_request_scan_path ON scan_request (scan_id, path);
+    CREATE TABLE scan_file_v10 (
+      scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE, path TEXT NOT NULL,
+      deletion INTEGER NOT NULL DEFAULT 0, seen INTEGER NOT NULL DEFAULT 0, refresh INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (scan_id, path)) WITHOUT ROWID;
+    INSERT INTO scan_file_v10 SELECT scan_id, path, deletion, seen, refresh FROM scan_file;
+    DROP TABLE scan_file; ALTER TABLE scan_file_v10 RENAME TO scan_file;
+    DELETE FROM scan_migrations WHERE version >= 11`);
+}

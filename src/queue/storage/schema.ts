@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { pathKey } from "../path-key.js";
 
 /**
  * The queue's migrations. The database file is shared (the drive monitor keeps
@@ -237,6 +238,29 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS scan_delivery_confirm_due ON scan_delivery (target, due_at, id) WHERE state = 'confirming';
   `,
+  // 11: a path's rows are found by (scan, path key), a 4-byte hash of the path (queue/path-key.ts),
+  // not by (scan, full path): a new path went into the middle of its scan's range of ~100-byte keys
+  // and split a page every few webhooks. scan_file becomes a rowid table (new rows at its end);
+  // uniqueness per scan and path is kept by the writers, which compare the path itself.
+  `
+  CREATE TABLE scan_file_v11 (
+    scan_id INTEGER NOT NULL REFERENCES scan_queue (id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    deletion INTEGER NOT NULL DEFAULT 0,
+    seen INTEGER NOT NULL DEFAULT 0,
+    refresh INTEGER NOT NULL DEFAULT 0,
+    path_key INTEGER NOT NULL
+  );
+  INSERT INTO scan_file_v11 (scan_id, path, deletion, seen, refresh, path_key)
+    SELECT scan_id, path, deletion, seen, refresh, scanarr_path_key(path) FROM scan_file ORDER BY scan_id, path;
+  DROP TABLE scan_file;
+  ALTER TABLE scan_file_v11 RENAME TO scan_file;
+  CREATE INDEX scan_file_scan_key ON scan_file (scan_id, path_key);
+  ALTER TABLE scan_request ADD COLUMN path_key INTEGER NOT NULL DEFAULT 0;
+  UPDATE scan_request SET path_key = scanarr_path_key(path);
+  DROP INDEX IF EXISTS scan_request_scan_path;
+  CREATE INDEX scan_request_scan_key ON scan_request (scan_id, path_key);
+  `,
 ];
 
 /** Brings the queue tables to the latest version; safe to run on every open. */
@@ -248,6 +272,8 @@ export function migrateQueue(db: Database): void {
   // Table rebuilds must not cascade deletes through the foreign keys; the
   // pragma is a no-op inside a transaction, so it is switched around them.
   const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number;
+  // Migration 11 stores each path's key; the function lives on this connection only.
+  db.function("scanarr_path_key", { deterministic: true }, (p) => pathKey(String(p)));
   db.pragma("foreign_keys = OFF");
   try {
     MIGRATIONS.forEach((sql, index) => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, PAGE_BYTES } from "../../../src/queue/storage/database.js";
 import { migrateQueue } from "../../../src/queue/storage/schema.js";
 import { requestStatus } from "../../../src/queue/views/request-status.js";
-import { createQueue, tempDatabase } from "../helpers.js";
+import { backToVersion10, createQueue, tempDatabase } from "../helpers.js";
 
 // Issue 35: a webhook writes the pages it changes; fewer B-trees and smaller pages, the same facts.
 
@@ -34,6 +34,9 @@ function episode(show: number, n: number) {
   };
 }
 
+/** scan_request's columns before migration 11 added the path key. */
+const VERSION_10_REQUEST = "scan_id, path, mapped, mapping_key, mapping_prefix, source, event, first_at, last_at, times";
+
 describe("the queue's writes (issue 35)", () => {
   it("upgrades a version 8 database in place: the three indexes only readers used are gone, every row kept, status still finds paths", () => {
     const { queue, clock, db, reads } = createQueue();
@@ -42,16 +45,23 @@ describe("the queue's writes (issue 35)", () => {
       clock.advance(1_000);
     }
     // Back to the indexes version 8 had.
+    backToVersion10(db);
     db.exec(`CREATE INDEX scan_request_path ON scan_request (path);
              CREATE INDEX scan_request_mapped ON scan_request (mapped);
              CREATE INDEX scan_queue_last_requested ON scan_queue (last_requested_at);
              DELETE FROM scan_migrations WHERE version >= 9`);
     const rows = (sql: string) => db.prepare(sql).all();
-    const before = [rows("SELECT * FROM scan_queue ORDER BY id"), rows("SELECT * FROM scan_request ORDER BY scan_id, path")];
+    const before = [
+      rows("SELECT * FROM scan_queue ORDER BY id"),
+      rows(`SELECT ${VERSION_10_REQUEST} FROM scan_request ORDER BY scan_id, path`),
+    ];
     const recentBefore = reads.recent(50).map((s) => s.folder);
     migrateQueue(db);
     expect(indexesOf(db).filter((name) => /scan_request_(path|mapped)|last_requested/.test(name))).toEqual([]);
-    expect([rows("SELECT * FROM scan_queue ORDER BY id"), rows("SELECT * FROM scan_request ORDER BY scan_id, path")]).toEqual(before);
+    expect([
+      rows("SELECT * FROM scan_queue ORDER BY id"),
+      rows(`SELECT ${VERSION_10_REQUEST} FROM scan_request ORDER BY scan_id, path`),
+    ]).toEqual(before);
     expect(reads.recent(50).map((s) => s.folder)).toEqual(recentBefore);
     expect(recentBefore[0]).toBe("/data/TV/Show 0/Season 1");
     // Named as the source named it, as mapped, by a folder holding it, and a path no request named.
