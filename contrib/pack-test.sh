@@ -25,7 +25,7 @@ tarball="$work/$tarball"
 [ -f "$tarball" ] || fail "npm pack wrote no tarball"
 listing=$(tar -tzf "$tarball")
 grep -qx 'package/dist/cli/main.js' <<<"$listing" || fail "the tarball has no dist/cli/main.js"
-grep -qx 'package/dist/mount/probe-child.js' <<<"$listing" || fail "the tarball has no dist/mount/probe-child.js"
+grep -qx 'package/dist/cli/probe-child.js' <<<"$listing" || fail "the tarball has no dist/cli/probe-child.js"
 if grep -E '\.map$|^package/docs/images/|^package/(src|test|bench)/' <<<"$listing"; then
   fail "the tarball carries files a user does not need (above)"
 fi

@@ -43,9 +43,9 @@ export interface ServeChildOptions {
   built?: boolean;
 }
 
-/** Compiles `root`'s dist/ as a user's install has it. */
+/** Builds `root`'s dist/ as a user's install has it (its own `npm run build`: a bundle, or tsc before). */
 export function buildDist(root: string = repoRoot): void {
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root });
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 /**

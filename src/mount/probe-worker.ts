@@ -25,7 +25,7 @@ export interface WorkerEvents {
   onExit(worker: ProbeWorker, expected: boolean, why: string): void;
 }
 
-// Resolves to src/mount/probe-child.js under tsx and dist/mount/probe-child.js once built.
+// Resolves to src/mount/probe-child.js under tsx and to dist/cli/probe-child.js in the bundle (contrib/build.mjs copies it).
 const CHILD_SCRIPT = fileURLToPath(new URL("./probe-child.js", import.meta.url));
 
 /**
