@@ -4,6 +4,7 @@ import { HttpError } from "./http-error.js";
 import { LIMITS } from "./limits.js";
 import { isBlank } from "../lib/blank.js";
 import { messageOf } from "../lib/errors.js";
+import type { TurnShare } from "./turn-share.js";
 
 /** Largest request body accepted (413 above it). */
 export const BODY_LIMIT_BYTES = LIMITS.bodyBytes;
@@ -16,6 +17,18 @@ export interface ParsedBody {
 /** The client closed the connection before its request was read: nobody is left to answer. */
 export class ClientGoneError extends Error {
   override name = "ClientGoneError";
+}
+
+/**
+ * A webhook's body, read whole (readBody), then its turn taken (turn-share.ts):
+ * while clients keep connecting, only a few requests go on to their work per
+ * turn of the event loop. Every way a scan request comes in reads through it.
+ */
+export async function readBodyInTurn(req: IncomingMessage, limit: number, turns: TurnShare | undefined): Promise<Buffer> {
+  const raw = await readBody(req, limit);
+  const turn = turns?.enter();
+  if (turn) await turn;
+  return raw;
 }
 
 /**

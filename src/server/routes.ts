@@ -1,7 +1,7 @@
 import { withIsoTwins } from "../lib/iso-twins.js";
 import { parseScanRequest } from "../triggers/index.js";
 import { answerOutcome } from "./answer.js";
-import { BODY_LIMIT_BYTES, parseBody, readBody, type ParsedBody } from "./body.js";
+import { BODY_LIMIT_BYTES, parseBody, readBody, readBodyInTurn, type ParsedBody } from "./body.js";
 import { HttpError } from "./http-error.js";
 import { ingestTrigger, refuseUnmatched } from "./ingest-trigger.js";
 import { LIMITS } from "./limits.js";
@@ -24,10 +24,7 @@ export const serviceRoutes: Route[] = [
 export async function handleScanPost({ req, res, deps, remote, formToken, turns }: RequestContext): Promise<void> {
   let body: ParsedBody | undefined;
   try {
-    const raw = await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES);
-    const turn = turns?.enter();
-    if (turn) await turn;
-    body = parseBody(raw, req.headers["content-type"]);
+    body = parseBody(await readBodyInTurn(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES, turns), req.headers["content-type"]);
     const refusal = crossSiteRefusal(req, body.format === "form" && formToken.matches(fieldOf(body.value, FORM_TOKEN_FIELD)));
     if (refusal !== undefined) throw new HttpError(403, refusal);
     const outcome = refuseUnmatched(await ingestTrigger(parseScanRequest(body.value), deps));

@@ -5,7 +5,8 @@ import { parseATrain } from "../../triggers/a-train.js";
 import { parseScanRequest, type TriggerResult } from "../../triggers/index.js";
 import { parseQueryPaths } from "../../triggers/query.js";
 import type { ScanServerDeps } from "../types.js";
-import { BODY_LIMIT_BYTES, parseBody, readBody, type FormFields, type ParsedBody } from "../body.js";
+import { BODY_LIMIT_BYTES, parseBody, readBodyInTurn, type FormFields, type ParsedBody } from "../body.js";
+import type { TurnShare } from "../turn-share.js";
 import { HttpError } from "../http-error.js";
 import { ingestTrigger } from "../ingest-trigger.js";
 import { sendHtml } from "../respond.js";
@@ -13,7 +14,7 @@ import { type AnswerStyle, answerEmpty, answerOutcome } from "../answer.js";
 import type { CompatDeps } from "./deps.js";
 import { renderManualForm } from "./manual-form.js";
 
-type Deps = ScanServerDeps & { compat: CompatDeps };
+type Deps = ScanServerDeps & { compat: CompatDeps; turns?: TurnShare };
 
 /** `/triggers/manual`: GET serves the form, HEAD answers 200, any other method queues every `dir` (and autopulse's `path`). */
 export async function handleManual(req: IncomingMessage, res: ServerResponse, url: URL, deps: Deps): Promise<void> {
@@ -127,7 +128,7 @@ function checkSender(result: TriggerResult, name: string, type: TriggerType): Tr
 }
 
 async function readOptionalBody(req: IncomingMessage, deps: Deps): Promise<ParsedBody | undefined> {
-  const raw = await readBody(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES);
+  const raw = await readBodyInTurn(req, deps.bodyLimitBytes ?? BODY_LIMIT_BYTES, deps.turns);
   if (raw.toString("utf8").trim() === "") return undefined;
   return parseBody(raw, req.headers["content-type"]);
 }

@@ -5,6 +5,7 @@ import type { RequestContext, Route, ScanServerDeps } from "../types.js";
 import type { CompatDeps } from "./deps.js";
 import { handleATrain, handleManual, handleNamed } from "./handlers.js";
 import { autoscanRefusal } from "./refusal.js";
+import type { TurnShare } from "../turn-share.js";
 
 const compatServed = (deps: ScanServerDeps) => deps.compat !== undefined;
 const shared = { served: compatServed, guard: refuseCrossSite, refusal: autoscanRefusal };
@@ -26,10 +27,10 @@ export const compatRoutes: Route[] = (
   { methods: "*", path: `${prefix}/triggers/:name`, auth, ...shared, handler: named },
 ]);
 
-function withCompat(ctx: RequestContext): ScanServerDeps & { compat: CompatDeps } {
+function withCompat(ctx: RequestContext): ScanServerDeps & { compat: CompatDeps; turns?: TurnShare } {
   const compat = ctx.deps.compat;
   if (compat === undefined) throw new HttpError(404, "no such route");
-  return { ...ctx.deps, compat };
+  return { ...ctx.deps, compat, turns: ctx.turns };
 }
 
 function manual(ctx: RequestContext): Promise<void> {
