@@ -10,6 +10,9 @@ import type { PathProbe, ProbeState } from "./path-probe.js";
  */
 export const AUTO_FILE_CHECKS = 120;
 
+/** How long a "not on this machine" answer stands before its folder is looked at again (a mount that appears later). */
+export const ABSENT_VERDICT_MS = 5 * 60_000;
+
 /** One library folder's answer: whether scanarr sees it, where, and why not. */
 export interface RootVerdict {
   /** The library folder, media-server path form. */
@@ -25,6 +28,8 @@ export interface FileCheckScopeDeps {
   /** The library folders holding a media-server path (LibraryCatalog.libraryRootsOf); undefined while not known. */
   rootsOf: (path: string) => string[] | undefined;
   logger: Pick<Logger, "info">;
+  /** Milliseconds now (the service's clock); a "not here" answer is looked at again ABSENT_VERDICT_MS later. */
+  now: () => number;
 }
 
 /** Which files the automatic file checks look for: those whose library folder exists on this machine. */
@@ -45,7 +50,7 @@ const PRESENT: ReadonlySet<ProbeState> = new Set(["folder", "empty-folder"]);
  */
 export function createFileCheckScope(deps: FileCheckScopeDeps): FileCheckScope {
   const toLocal = createLocalPathMapper(deps.existMappings);
-  const verdicts = new Map<string, Promise<RootVerdict>>();
+  const verdicts = new Map<string, { verdict: Promise<RootVerdict>; until?: number }>();
   const look = async (root: string): Promise<RootVerdict | undefined> => {
     const local = toLocal(root);
     if ("error" in local) return { root, local: false, seenAs: local.error };
@@ -54,18 +59,26 @@ export function createFileCheckScope(deps: FileCheckScopeDeps): FileCheckScope {
     if (state === "timeout" || error !== undefined) return undefined;
     return { root, local: PRESENT.has(state), seenAs: local.path };
   };
-  // Each root looked at once per process and logged then; one that does not answer (a stalled
-  // mount) counts as local and is looked at again next time.
+  // A folder found here stays so for the process (an empty mount point then holds the scans); one
+  // not found is looked at again ABSENT_VERDICT_MS later, so a mount that appears needs no restart;
+  // one that does not answer (a stalled mount) counts as local and is looked at again next time.
+  // Each answer is logged when it is new or changed.
   const judge = async (root: string): Promise<RootVerdict> => {
     const known = verdicts.get(root);
-    if (known !== undefined) return known;
-    const pending = look(root).then((v) => {
-      if (v === undefined) verdicts.delete(root);
-      else deps.logger.info({ library: root, seenAs: v.seenAs }, describeVerdict(v));
-      return v ?? { root, local: true, seenAs: "not answered yet" };
+    if (known !== undefined && (known.until === undefined || deps.now() < known.until)) return known.verdict;
+    const before = known?.verdict;
+    const verdict = look(root).then(async (v) => {
+      if (v === undefined) {
+        verdicts.delete(root);
+        return { root, local: true, seenAs: "not answered yet" };
+      }
+      if (!v.local) verdicts.set(root, { verdict, until: deps.now() + ABSENT_VERDICT_MS });
+      const previous = before === undefined ? undefined : await before;
+      if (previous?.local !== v.local) deps.logger.info({ library: root, seenAs: v.seenAs }, describeVerdict(v));
+      return v;
     });
-    verdicts.set(root, pending);
-    return pending;
+    verdicts.set(root, { verdict });
+    return verdict;
   };
   return {
     async covers(file) {

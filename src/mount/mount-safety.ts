@@ -60,7 +60,9 @@ export function createMountSafety(config: Config, options: MountSafetyOptions): 
     config.SERVER_MAX_FILE_CHECKS !== 0 ? createFileChecker({ probe, existMappings, ...(refresh ? { refresh } : {}), logger }) : undefined;
   const rootsOf = options.libraryRootsOf;
   const scope =
-    config.SERVER_MAX_FILE_CHECKS === undefined && rootsOf ? createFileCheckScope({ probe, existMappings, rootsOf, logger }) : undefined;
+    config.SERVER_MAX_FILE_CHECKS === undefined && rootsOf
+      ? createFileCheckScope({ probe, existMappings, rootsOf, logger, now: () => clock.now() })
+      : undefined;
   return {
     probe,
     anchors,
