@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { describeReadError, readTextFile } from "../lib/text-file.js";
 import { auth } from "@googleapis/drive";
 import { UserError } from "../domain.js";
 import { GOOGLE_TOKEN_URL } from "../config/defaults.js";
@@ -43,9 +43,9 @@ export async function createServiceAccountAuth(
 export async function readServiceAccountKey(file: string): Promise<ServiceAccountKey> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readTextFile(file);
   } catch (error) {
-    throw new UserError(`CLOUD.SERVICE_ACCOUNT_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"}).`, 2);
+    throw new UserError(`CLOUD.SERVICE_ACCOUNT_FILE: cannot read ${file} (${describeReadError(error)}).`, 2);
   }
   let value: unknown;
   try {

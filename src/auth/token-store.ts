@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../lib/text-file.js";
 import { UserError } from "../domain.js";
 import { writeFileAtomic } from "../lib/atomic-write.js";
 import { parseJsonObject } from "../lib/json-object.js";
@@ -20,7 +20,7 @@ export interface StoredToken {
 export async function readToken(file: string): Promise<StoredToken | undefined> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readTextFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new UserError(`Cannot read the drive token ${file}: ${(error as Error).message}`);

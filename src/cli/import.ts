@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { describeReadError, readTextFile } from "../lib/text-file.js";
 import path from "node:path";
 import { parse } from "yaml";
 import { hashPassword } from "../auth/password-hash.js";
@@ -47,8 +47,8 @@ export async function run(options: ImportOptions, ctx: CommandContext): Promise<
 
 async function readDocument(file: string): Promise<JsonObject> {
   if (/\.toml$/i.test(file)) throw new UserError(`${file}: TOML is not read; convert it to YAML or JSON first (the keys stay the same)`, 1);
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(`cannot read ${file}: ${error.code ?? error.message}`, 1);
+  const text = await readTextFile(file).catch((error: unknown) => {
+    throw new UserError(`cannot read ${file}: ${describeReadError(error)}`, 1);
   });
   let doc: unknown;
   try {

@@ -14,7 +14,9 @@ const EXIT_INTERRUPTED = 130;
 /** Builds the commander program; each command module is imported only when run. */
 export function buildProgram(io: IO, setExit: (code: number) => void): Command {
   const program = new Command("scanarr")
-    .description("Scan-trigger service and toolkit for Plex, Jellyfin and Emby: webhooks, manual scans, cloud-drive monitoring, direct scans, rclone remotes.")
+    .description(
+      "Scan-trigger service and toolkit for Plex, Jellyfin and Emby: webhooks, manual scans, cloud-drive monitoring, direct scans, rclone remotes.",
+    )
     .version(packageVersion(), "-V, --version")
     .addOption(
       new Option("--install-dir <dir>", "install directory holding config/ and data/")

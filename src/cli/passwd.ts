@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../lib/text-file.js";
 import { hashPassword } from "../auth/password-hash.js";
 import { setTopLevelStrings } from "../config/json-edit.js";
 import { UserError } from "../domain.js";
@@ -71,6 +71,6 @@ async function readPassword(ctx: CommandContext): Promise<string> {
 }
 
 async function save(file: string, values: Record<string, string>): Promise<void> {
-  const text = await readFile(file, "utf8");
+  const text = await readTextFile(file);
   await writeFileAtomic(file, setTopLevelStrings(text, values), { mode: 0o600, forceMode: true });
 }

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../lib/text-file.js";
 import { generateServerPass } from "../config/defaults.js";
 import { parseConfigText } from "../config/load.js";
 import { TARGET_CONFIGS } from "../targets/registry.js";
@@ -39,7 +39,7 @@ const PIN_DEADLINE_MS = 15 * 60_000;
  */
 export async function run(options: SetupOptions, ctx: CommandContext): Promise<number> {
   const file = ctx.paths.configFile;
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+  const text = await readTextFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
@@ -75,7 +75,7 @@ export async function run(options: SetupOptions, ctx: CommandContext): Promise<n
   say();
   say("Checking the set-up (scanarr doctor):");
   // What serve will run: the file as written, with the SCANARR_ variables over it.
-  const effective = parseConfigText(await readFile(file, "utf8"), TARGET_CONFIGS, file, [], ctx.env);
+  const effective = parseConfigText(await readTextFile(file), TARGET_CONFIGS, file, [], ctx.env);
   const doctor = await runDoctor({}, { ...ctx, config: effective.config, unmet: [], configSources: effective.sources });
   const scanarr = nextStepCommand(ctx);
   say();

@@ -1,5 +1,5 @@
 import { nearestName } from "../lib/edit-distance.js";
-import { messageOf } from "../lib/errors.js";
+import { describeReadError } from "../lib/text-file.js";
 import { type EnvKind, valueOfText } from "./env-value.js";
 import { type ConfigSources, type EnvSetting, leafSources } from "./env-sources.js";
 import { isPlainObject } from "./validate.js";
@@ -130,11 +130,8 @@ function unknownHint(segments: readonly string[], shape: EnvKeyShape): string {
   return "";
 }
 
-const READ_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: "no such file",
-  EACCES: "permission denied (it must be readable by the user scanarr runs as)",
-  EISDIR: "it is a folder",
-};
+/** The largest file a SCANARR_<KEY>_FILE may name: a secret or a value, never more. */
+export const ENV_FILE_MAX_BYTES = 64 * 1024;
 
 /** Sets one value; the problem, without the variable's name, when it cannot. */
 function apply(
@@ -150,7 +147,7 @@ function apply(
     try {
       content = readFile(text).replace(/[\r\n]+$/, "");
     } catch (error) {
-      return `cannot read ${text}: ${READ_ERRORS[(error as NodeJS.ErrnoException).code ?? ""] ?? messageOf(error)}`;
+      return `cannot read ${text}: ${describeReadError(error)}`;
     }
   }
   const kind = shape.kindAt(segments) ?? "string";

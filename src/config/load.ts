@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { readTextFile, readTextFileSync } from "../lib/text-file.js";
 import { writeFileAtomic } from "../lib/atomic-write.js";
 import { defaultConfig, generateServerPass, withTargetDefaults } from "./defaults.js";
-import { overlayEnv } from "./env-overlay.js";
+import { ENV_FILE_MAX_BYTES, overlayEnv } from "./env-overlay.js";
 import { type ConfigSources, withVariable } from "./env-sources.js";
 import { envShapeOf } from "./env-shape.js";
 import { JsonSyntaxError, parseJsonWithPosition } from "./json-position.js";
@@ -77,7 +77,7 @@ export class ConfigMissingError extends ConfigError {
  * and is a ConfigMissingError otherwise.
  */
 export async function loadConfig(file: string, kinds: TargetKinds, options: LoadOptions = {}): Promise<LoadedConfig> {
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+  const text = await readTextFile(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw new ConfigError(file, [`cannot be read: ${error.message}`]);
   });
@@ -128,7 +128,7 @@ export function parseConfigText(
   const report: ValidationReport = { problems: [], warnings: [] };
   if (!isPlainObject(raw)) throw new ConfigError(file, ["the top level must be a JSON object"]);
   const schema = configSchema(kinds);
-  const overlay = overlayEnv(normalizeRaw(raw, report), env, envShapeOf(schema), (name) => readFileSync(name, "utf8"));
+  const overlay = overlayEnv(normalizeRaw(raw, report), env, envShapeOf(schema), (name) => readTextFileSync(name, ENV_FILE_MAX_BYTES));
   const normalized = overlay.config;
   report.problems.push(...overlay.problems);
   validateValue(schema, normalized, "", report);

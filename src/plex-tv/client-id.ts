@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../lib/text-file.js";
 import path from "node:path";
 import { writeFileAtomic } from "../lib/atomic-write.js";
 
@@ -14,7 +14,7 @@ export const CLIENT_ID_FILE = "plex-tv.json";
  */
 export async function installationClientId(dataDir: string): Promise<string> {
   const file = path.join(dataDir, CLIENT_ID_FILE);
-  const known = await readFile(file, "utf8").then(readId, (error: NodeJS.ErrnoException) => {
+  const known = await readTextFile(file).then(readId, (error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });

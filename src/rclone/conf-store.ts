@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../lib/text-file.js";
 import { writeFileAtomic } from "../lib/atomic-write.js";
 import { decryptConfig, encryptConfig, isEncryptedConfig } from "./config-crypt.js";
 import { parseConf, serializeConf, type ConfDocument } from "./conf-document.js";
@@ -16,7 +16,7 @@ export interface LoadedConf {
 /** The file's text, or undefined when it does not exist yet. */
 export async function readConfText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return await readTextFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../lib/text-file.js";
 import { arrBaseUrl, type ArrApp, type ArrKind } from "../arr/index.js";
 import { editJson, valueAt, type JsonChange } from "../config/json-edit.js";
 import type { Config } from "../config/types.js";
@@ -57,7 +57,7 @@ function isEntryOf(entry: unknown, app: ArrApp): boolean {
  */
 export async function rememberApps(file: string, apps: readonly ArrApp[]): Promise<boolean> {
   if (apps.length === 0) return false;
-  const text = await readFile(file, "utf8");
+  const text = await readTextFile(file);
   const after = editJson(text, planRememberedApps(valueAt(text, ["ARR_APPS"]), apps));
   if (after === text) return false;
   await writeFileAtomic(file, after, { mode: 0o600, forceMode: true });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -211,6 +212,26 @@ describe("overlayEnv: SCANARR_<KEY>_FILE", () => {
 });
 
 describe("parseConfigText with an environment", () => {
+  it("refuses a SCANARR_<KEY>_FILE naming a FIFO, a device or a folder at once, instead of waiting or reading without end", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "scanarr-env-"));
+    const fifo = path.join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    const { problems } = loadWith(
+      {},
+      { SCANARR_PLEX_TOKEN_FILE: fifo, SCANARR_SERVER_PASS_FILE: "/dev/zero", SCANARR_CLOUD__CLIENT_SECRET_FILE: dir },
+    );
+    expect(problems).toEqual([
+      `SCANARR_CLOUD__CLIENT_SECRET_FILE: cannot read ${dir}: it is a folder`,
+      `SCANARR_PLEX_TOKEN_FILE: cannot read ${fifo}: it is not a regular file (a FIFO, a device or a socket)`,
+      "SCANARR_SERVER_PASS_FILE: cannot read /dev/zero: it is not a regular file (a FIFO, a device or a socket)",
+    ]);
+  });
+
+  it("refuses a SCANARR_<KEY>_FILE over 64 KiB: a value, never a whole file", () => {
+    const { problems } = loadWith({}, { SCANARR_PLEX_TOKEN_FILE: secretFile("x".repeat(64 * 1024 + 1)) });
+    expect(problems).toEqual([expect.stringMatching(/^SCANARR_PLEX_TOKEN_FILE: cannot read .*: it is larger than 64 KiB$/)]);
+  });
+
   it("lays the variables over a plex_autoscan file after its GOOGLE section became CLOUD", () => {
     const result = loadWith({ GOOGLE: { ENABLED: false, POLL_INTERVAL: 60 } }, { SCANARR_CLOUD__POLL_INTERVAL: "90" });
     expect(result.problems).toBeUndefined();
