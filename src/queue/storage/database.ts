@@ -146,6 +146,7 @@ function failure(file: string, error: unknown): Error {
     );
   }
   const message = messageOf(error);
+  if (error instanceof UserError) return new UserError(`cannot open the database ${file}: ${message}`, 1);
   if (storageTroubleOf(error) === "full") {
     return new UserError(
       `cannot open the database ${file}: the disk holding ${path.dirname(file)} is full (${message}); free some space there`,

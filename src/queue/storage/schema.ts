@@ -1,4 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { UserError } from "../../domain.js";
+import { packageVersion } from "../../lib/version.js";
 import { pathKey } from "../path-key.js";
 
 /**
@@ -268,7 +270,14 @@ export function migrateQueue(db: Database): void {
   db.exec("CREATE TABLE IF NOT EXISTS scan_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const row = db.prepare("SELECT MAX(version) AS version FROM scan_migrations").get() as { version: number | null };
   const current = row.version ?? 0;
-  if (current >= MIGRATIONS.length) return;
+  // A newer scanarr's tables (migration 11 changed how paths are keyed) would take this one's writes wrongly.
+  if (current > MIGRATIONS.length) {
+    throw new UserError(
+      `its queue was written by a newer scanarr (queue version ${current}; this scanarr ${packageVersion()} knows up to ${MIGRATIONS.length}): run that newer version again`,
+      1,
+    );
+  }
+  if (current === MIGRATIONS.length) return;
   // Table rebuilds must not cascade deletes through the foreign keys; the
   // pragma is a no-op inside a transaction, so it is switched around them.
   const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number;

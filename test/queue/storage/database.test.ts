@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/lib/logger.js";
 import { startCheckpointer } from "../../../src/queue/storage/checkpointer.js";
-import { openDatabase } from "../../../src/queue/storage/database.js";
+import { openDatabase, openServiceDatabase } from "../../../src/queue/storage/database.js";
 import { prepareStatements } from "../../../src/queue/statements.js";
 import { tempDatabase } from "../helpers.js";
 
@@ -32,6 +32,19 @@ describe("the service database", () => {
     expect(modeOf(data)).toBe(0o700);
     for (const name of ["scanarr.db", "scanarr.db-wal", "scanarr.db-shm"]) expect(modeOf(path.join(data, name))).toBe(0o600);
     db.close();
+  });
+
+  it("refuses, naming both versions, a queue a newer scanarr wrote, and changes nothing in it", () => {
+    const { db, file } = tempDatabase();
+    const known = (db.prepare("SELECT MAX(version) AS v FROM scan_migrations").get() as { v: number }).v;
+    db.prepare("INSERT INTO scan_migrations (version, applied_at) VALUES (?, 0)").run(known + 1);
+    db.close();
+    expect(() => openDatabase(file)).toThrow(
+      new RegExp(
+        `^cannot open the database ${file}: its queue was written by a newer scanarr \\(queue version ${known + 1}; this scanarr .* knows up to ${known}\\)`,
+      ),
+    );
+    expect(() => openServiceDatabase(file)).toThrow(expect.objectContaining({ name: "UserError", exitCode: 1 }));
   });
 
   it("names the file when it cannot be opened", () => {
