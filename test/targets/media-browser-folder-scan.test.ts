@@ -7,7 +7,7 @@ import { JellyfinApiClient } from "../../src/targets/jellyfin/api.js";
 import { JellyfinTarget } from "../../src/targets/jellyfin/jellyfin-target.js";
 import { createMediaBrowserAfterScan } from "../../src/targets/media-browser/after-scan.js";
 import { confirmSettingsOf } from "../../src/targets/media-browser/confirm-config.js";
-import { FOLDER_REREAD_MS } from "../../src/targets/media-browser/folder-items.js";
+import { createFolderLookup, FOLDER_REREAD_MS } from "../../src/targets/media-browser/folder-items.js";
 import { startFakeEmby, type FakeEmby } from "../fakes/emby.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
 import { recordingLogger } from "../helpers/log-lines.js";
@@ -177,5 +177,42 @@ describe("finding a folder's item", () => {
     await s.target.scan(SEASON, s.library, [E2]);
     expect(s.fake.items.listingFilters.filter((f) => f === "IsFolder")).toHaveLength(2);
     expect(s.refreshed()).toEqual([SEASON, SEASON]);
+  });
+});
+
+describe("the nearest known folder, by whole path components", () => {
+  const library: Library = { id: "lib", title: "TV", type: "tvshows", locations: ["/TV/", "D:\\Media\\TV"] };
+  const lookupOf = (known: Record<string, string>) =>
+    createFolderLookup({ findItemByPath: async (_parent, path) => known[path] }, new ManualClock());
+
+  it("never takes a sibling that shares a prefix, and stops at the library's own item", async () => {
+    const lookup = lookupOf({ "/TV/Show": "show" });
+    expect(await lookup.nearest("/TV/Show 2/Season 1/", library)).toEqual({ id: "lib", path: "/TV", library: true });
+    expect(await lookup.nearest("/TV/Show/Season 1", library)).toEqual({ id: "show", path: "/TV/Show", library: false });
+    expect(await lookup.nearest("/TV", library)).toEqual({ id: "lib", path: "/TV", library: true });
+  });
+
+  it("walks Windows paths in their own form", async () => {
+    const lookup = lookupOf({ "D:\\Media\\TV\\Show": "show" });
+    expect(await lookup.nearest("D:\\Media\\TV\\Show\\Season 1", library)).toEqual({
+      id: "show",
+      path: "D:\\Media\\TV\\Show",
+      library: false,
+    });
+  });
+});
+
+describe("a folder lookup that gets no answer", () => {
+  it("fails the scan within the time-out instead of falling back to Media/Updated", async () => {
+    const clock = new ManualClock(Date.now());
+    const started = await startFakeJellyfin({ libraries: [SHOWS] });
+    fake = started;
+    const api = new JellyfinApiClient({ baseUrl: started.url, token: started.token, urlKey: "U", tokenKey: "T", timeoutMs: 300 });
+    const target = new JellyfinTarget({ name: "jellyfin", api, clock });
+    started.items.hang = true;
+    const library: Library = { id: SHOWS.id, title: "Shows", type: "tvshows", locations: [ROOT] };
+    await expect(target.scan(SEASON, library, [E1])).rejects.toThrow("did not answer within 300 ms");
+    expect(started.mediaUpdates).toEqual([]);
+    expect(started.items.refreshes).toEqual([]);
   });
 });
