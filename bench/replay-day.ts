@@ -74,7 +74,7 @@ try {
   const kinds = [...counts].map(([kind, n]) => `${n} ${kind}`);
   console.log(`day (seed ${seed}): ${postings.length} webhooks in ${plan.events.length} events (${kinds.join(", ")})`);
   console.log(
-    `fake servers scan in ${scanMs / 1_000} s (Jellyfin and Emby after their LibraryMonitorDelay, ${monitorDelayMs / 1_000} s); confirmation poll ${pollSec} s; injected clock, stepped from one event to the next`,
+    `fake servers scan in ${scanMs / 1_000} s (Jellyfin's and Emby's Media/Updated after their LibraryMonitorDelay, ${monitorDelayMs / 1_000} s; their item refreshes at once); confirmation poll ${pollSec} s; injected clock, stepped from one event to the next`,
   );
   const runs: Array<{ name: string; result: ReplayResult }> = [];
   for (const delay of delays) {

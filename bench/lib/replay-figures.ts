@@ -104,7 +104,10 @@ export function collectFigures(
   for (const f of figures.values()) {
     f.importFolderChanges = changes;
     if (!(SERVER_NAMES as string[]).includes(f.name)) continue;
-    f.scans = context.scansOf(f.name as ServerName).reduce((n, call) => n + call.filter((folder) => importFolders.has(folder)).length, 0);
+    // The folders a call named that had an import; a refresh of a folder above them (a series', a library's) is one scan.
+    const holdsImport = (folder: string) => [...importFolders].some((f) => f.startsWith(`${folder}/`));
+    const counted = (call: string[]) => call.filter((folder) => importFolders.has(folder)).length || (call.some(holdsImport) ? 1 : 0);
+    f.scans = context.scansOf(f.name as ServerName).reduce((n, call) => n + counted(call), 0);
   }
   return [...figures.values()];
 }

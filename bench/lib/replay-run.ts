@@ -28,7 +28,7 @@ export interface ReplayOptions {
   delay: number | "default";
   /** How long each fake server takes to scan a path. */
   scanMs: number;
-  /** Jellyfin's and Emby's LibraryMonitorDelay: a Media/Updated path waits this long after the last one. */
+  /** Jellyfin's and Emby's LibraryMonitorDelay: a Media/Updated path waits this long after the last one (an item refresh does not). */
   monitorDelayMs: number;
   /** PLEX_CONFIRM_POLL_INTERVAL, seconds. */
   pollSec: number;

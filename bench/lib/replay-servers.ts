@@ -35,11 +35,11 @@ function inForm(form: Form, file: string): string {
 /** The media-server form scanarr's queue keeps (Plex's). */
 export const plexForm = (file: string) => inForm(FORMS.plex, file);
 
-/** The *arr's form of a folder in `server`'s form (the scans each server received). */
+/** The *arr's form of a folder in `server`'s form (the scans each server received; a library's own folder too). */
 export function arrFormOf(server: ServerName, folder: string): string {
   const form: Form = FORMS[server];
-  if (folder.startsWith(form.tv)) return `/tv/${folder.slice(form.tv.length)}`;
-  if (folder.startsWith(form.movies)) return `/movies/${folder.slice(form.movies.length)}`;
+  if (`${folder}/`.startsWith(form.tv)) return `/tv/${folder.slice(form.tv.length)}`.replace(/\/$/, "");
+  if (`${folder}/`.startsWith(form.movies)) return `/movies/${folder.slice(form.movies.length)}`.replace(/\/$/, "");
   return folder;
 }
 
@@ -55,7 +55,7 @@ export interface ReplayServers {
   hold(files: string[]): void;
   /** Files land on (and go from) every disk; the servers find out when they scan. */
   change(adds: string[], removes: string[]): void;
-  /** Each scan call a server received: the folders it named, in the *arr's form. */
+  /** Each scan call a server received: the folders it named or refreshed, in the *arr's form (a library's refresh: its root). */
   scansOf(server: ServerName): string[][];
 }
 
@@ -72,11 +72,11 @@ export async function startReplayServers(mediaDir: string, scanMs: number, now: 
     { name: "Shows", id: ids[0], collectionType: "tvshows", locations: [form.tv.slice(0, -1)] },
     { name: "Movies", id: ids[1], collectionType: "movies", locations: [form.movies.slice(0, -1)] },
   ];
-  const jellyfin = await startFakeJellyfin({ libraries: libraries(FORMS.jellyfin, ["j1", "j2"]) });
+  const scanTiming = { ms: scanMs, now, monitorDelayMs };
+  const jellyfin = await startFakeJellyfin({ libraries: libraries(FORMS.jellyfin, ["j1", "j2"]), scanTiming });
   onCleanup(() => jellyfin.close());
-  const emby = await startFakeEmby({ libraries: libraries(FORMS.emby, ["e1", "e2"]) });
+  const emby = await startFakeEmby({ libraries: libraries(FORMS.emby, ["e1", "e2"]), scanTiming });
   onCleanup(() => emby.close());
-  for (const server of [jellyfin, emby]) server.items.scanTiming = { ms: scanMs, now, monitorDelayMs };
 
   const mappingsTo = (form: Form) => ({ [form.tv]: [FORMS.plex.tv], [form.movies]: [FORMS.plex.movies] });
   const entry = (TYPE: "jellyfin" | "emby", server: FakeJellyfin | FakeEmby) =>
@@ -88,19 +88,21 @@ export async function startReplayServers(mediaDir: string, scanMs: number, now: 
     mkdirSync(path.dirname(onDisk), { recursive: true });
     writeFileSync(onDisk, "");
     plex.addFile(plexForm(file));
-    jellyfin.items.disk.add(inForm(FORMS.jellyfin, file));
-    emby.items.disk.add(inForm(FORMS.emby, file));
+    jellyfin.scans.disk.add(inForm(FORMS.jellyfin, file));
+    emby.scans.disk.add(inForm(FORMS.emby, file));
   };
   const remove = (file: string) => {
     rmSync(inForm(local, file), { force: true });
     plex.removeFile(plexForm(file));
-    jellyfin.items.disk.delete(inForm(FORMS.jellyfin, file));
-    emby.items.disk.delete(inForm(FORMS.emby, file));
+    jellyfin.scans.disk.delete(inForm(FORMS.jellyfin, file));
+    emby.scans.disk.delete(inForm(FORMS.emby, file));
   };
   // A Media/Updated entry names a file (scanarr narrows to the named files) or a folder.
   const folderOf = (entry: string) => (/\.[a-z0-9]{2,4}$/i.test(entry) ? path.posix.dirname(entry) : entry);
-  const updatesOf = (name: "jellyfin" | "emby", calls: Array<Array<{ path: string }>>) =>
-    calls.map((call) => [...new Set(call.map((u) => arrFormOf(name, folderOf(u.path))))]);
+  const callsOf = (name: "jellyfin" | "emby", server: FakeJellyfin | FakeEmby) => [
+    ...server.mediaUpdates.map((call) => [...new Set(call.map((u) => arrFormOf(name, folderOf(u.path))))]),
+    ...server.items.refreshes.map((r) => r.path.split(",").map((p) => arrFormOf(name, p))),
+  ];
 
   return {
     plex,
@@ -122,7 +124,7 @@ export async function startReplayServers(mediaDir: string, scanMs: number, now: 
     },
     scansOf(server) {
       if (server === "plex") return plex.refreshes.map((r) => [arrFormOf("plex", r.path ?? "")]);
-      return updatesOf(server, server === "jellyfin" ? jellyfin.mediaUpdates : emby.mediaUpdates);
+      return callsOf(server, server === "jellyfin" ? jellyfin : emby);
     },
   };
 }

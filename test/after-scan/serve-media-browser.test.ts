@@ -16,7 +16,7 @@ interface Kind {
   type: "jellyfin" | "emby";
   server: "Jellyfin" | "Emby";
   root: string;
-  start(scanPolls: number): Promise<FakeJellyfin | FakeEmby>;
+  start(): Promise<FakeJellyfin | FakeEmby>;
 }
 
 const KINDS: Kind[] = [
@@ -24,15 +24,13 @@ const KINDS: Kind[] = [
     type: "jellyfin",
     server: "Jellyfin",
     root: "/media/TV",
-    start: (scanPolls) =>
-      startFakeJellyfin({ scanPolls, libraries: [{ name: "Shows", id: "a656b907", collectionType: "tvshows", locations: ["/media/TV"] }] }),
+    start: () => startFakeJellyfin({ libraries: [{ name: "Shows", id: "a656b907", collectionType: "tvshows", locations: ["/media/TV"] }] }),
   },
   {
     type: "emby",
     server: "Emby",
     root: "/mnt/tv",
-    start: (scanPolls) =>
-      startFakeEmby({ scanPolls, libraries: [{ name: "Shows", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] }),
+    start: () => startFakeEmby({ libraries: [{ name: "Shows", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] }),
   },
 ];
 
@@ -52,10 +50,12 @@ interface Setup {
   until(state: string): Promise<ScanView>;
 }
 
-async function start(kind: Kind, entry: Record<string, unknown> = {}, options: { scanPolls?: number; timeoutMs?: number } = {}) {
-  const fake = await kind.start(options.scanPolls ?? 2);
+async function start(kind: Kind, entry: Record<string, unknown> = {}, options: { scanMs?: number; timeoutMs?: number } = {}) {
+  const fake = await kind.start();
   cleanups.push(() => fake.close());
   const clock = new ManualClock(Date.now());
+  // The server's scans take their time on the service's clock.
+  fake.scans.timing = { ms: options.scanMs ?? 15_000, now: () => clock.now() };
   const TARGETS = [
     {
       ...withTargetDefaults({ TYPE: kind.type, NAME: kind.type, URL: fake.url, TOKEN: fake.token }),
@@ -110,7 +110,7 @@ const tasksRead = (fake: FakeJellyfin | FakeEmby) => fake.requests.filter((r) =>
 
 describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
   it("confirms a Sonarr import once the server finished scanning and lists the file", async () => {
-    const s = await start(kind, {}, { scanPolls: 3 });
+    const s = await start(kind, {}, { scanMs: 25_000 });
     s.fake.scans.disk.add(s.file);
     await sonarrImport(s);
     const scan = await s.until("done");
@@ -120,7 +120,9 @@ describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
     expect(delivery?.confirmedAfterMs).toBeGreaterThanOrEqual(10_000);
     // While the server scanned, the delivery said so in the server's name.
     expect(s.details).toContainEqual(expect.stringMatching(new RegExp(`^waiting for ${kind.server} to confirm: Shows`)));
-    expect(s.fake.mediaUpdates).toEqual([[{ path: s.file, updateType: kind.type === "emby" ? "Created" : "Modified" }]]);
+    // The server knows nothing of the show yet: the library's own item is refreshed, once.
+    expect(s.fake.items.refreshes.map((r) => r.path)).toEqual([kind.root]);
+    expect(s.fake.mediaUpdates).toEqual([]);
     expect(tasksRead(s.fake)).toBeGreaterThanOrEqual(3);
     expect(await statusOf(s)).toMatch(new RegExp(`${kind.type}\\s+done at \\d\\d:\\d\\d:\\d\\d \\(1 attempt\\)`));
     // Emby is asked for the one path; Jellyfin, which has no path filter, for its newest files (one page).
@@ -140,7 +142,7 @@ describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
     expect(delivery?.lastError).toContain(`not as expected: ${s.file}`);
     expect(delivery?.confirmedAfterMs).toBeNull();
     // The first scan and exactly one re-scan.
-    expect(s.fake.mediaUpdates).toHaveLength(2);
+    expect(s.fake.items.refreshes).toHaveLength(2);
     expect(s.details).toContainEqual(expect.stringContaining(`not in ${kind.server} yet: ${s.file}`));
     const status = await statusOf(s);
     expect(status).toMatch(
@@ -150,10 +152,20 @@ describe.each(KINDS)("serve: $server confirms a delivered scan", (kind) => {
   });
 
   it("keeps polling past a lookup that hangs, and confirms once the server answers again", async () => {
-    const s = await start(kind, {}, { scanPolls: 0, timeoutMs: 200 });
+    const s = await start(kind, {}, { scanMs: 0, timeoutMs: 200 });
     s.fake.scans.disk.add(s.file);
-    s.fake.items.hang = true;
     await sonarrImport(s);
+    // The scan goes out (its folder's lookup answered), then the server's item lookups hang.
+    await waitFor(
+      () => {
+        if (s.fake.items.refreshes.length > 0) return true;
+        s.clock.advance(1_000);
+        return false;
+      },
+      20_000,
+      "the scan to reach the server",
+    );
+    s.fake.items.hang = true;
     const failed = () => s.t.logs().split(`could not ask ${kind.server} about the scans being confirmed; asking again`).length - 1;
     // Each poll gives up on the hung lookup after the time-out, and a later poll asks again: the clock moves until three did.
     await waitFor(

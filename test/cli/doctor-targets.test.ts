@@ -61,14 +61,14 @@ describe("scanarr doctor checks every target of TARGETS like the Plex one", () =
     expect(failing(checks)).toEqual([]);
     expect(code).toBe(0);
     expect(checks.find((c) => c.name === "target jellyfin")?.detail).toMatch(
-      /^reachable at http:\/\/127\.0\.0\.1:\d+, API key accepted for scans; no targeted-scans plugin .*; 1 library: Shows/,
+      /^reachable at http:\/\/127\.0\.0\.1:\d+, API key accepted for scans; no targeted-scans plugin; scans refresh the nearest folder Jellyfin knows at once .*; 1 library: Shows/,
     );
     // The access check is the scan call itself, naming nothing to look at (doctor ran twice: text and JSON).
     expect(jellyfin.emptyUpdates - before.empty).toBe(2);
     expect(jellyfin.mediaUpdates.length).toBe(before.updates);
     expect(emby.emptyUpdates - before.emby).toBe(2);
     expect(checks.find((c) => c.name === "target emby")?.detail).toMatch(
-      /^reachable at http:.*\/emby, API key accepted for scans; 3 libraries/,
+      /^reachable at http:.*\/emby, API key accepted for scans; scans refresh the nearest folder Emby knows at once .*; 3 libraries/,
     );
     expect(checks.find((c) => c.name === "mapping /data/TV-Shows/")?.detail).toBe(
       "/data/TV-Shows/ is inside TV Shows (plex: /data/TV-Shows), inside Shows (jellyfin: /media/TV-Shows), inside Shows (emby: /media/TV-Shows)",

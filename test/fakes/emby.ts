@@ -1,23 +1,25 @@
 import type { ServerResponse } from "node:http";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
 import {
+  addLibraryItems,
   DEFAULT_MEDIA_LIBRARIES,
-  FakeItems,
-  libraryIndexOf,
   readMediaUpdated,
   refreshedItemId,
   type FakeLibrary,
   type RecordedUpdate,
 } from "./media-browser.js";
-import { FakeScans } from "./media-scans.js";
+import { FakeItems } from "./media-items.js";
+import type { FakeScans, FakeScanTiming } from "./media-scans.js";
 
 export interface FakeEmbyOptions {
   token?: string;
   libraries?: FakeLibrary[];
   /** What a successful Media/Updated answers: 200 as the spec documents, or 204 as some versions do. */
   successStatus?: 200 | 204;
-  /** Task-list reads a reported scan stays under way before it lists its files (media-scans.ts); 0 by default. */
-  scanPolls?: number;
+  /** How long a scan takes, on whose clock, and the LibraryMonitorDelay (media-scans.ts); by default 0 ms on Date.now, no delay. */
+  scanTiming?: FakeScanTiming;
+  /** Item refreshes answer 403 (a key the server does not let refresh items). */
+  refreshForbidden?: boolean;
 }
 
 export interface FakeEmbyRequest {
@@ -38,13 +40,15 @@ export interface FakeEmby {
   requests: FakeEmbyRequest[];
   /** Items with paths (`GET /Items`, by a library's `Id`) and the recorded `POST /Items/{id}/Refresh` calls. */
   items: FakeItems;
-  /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
+  /** An item the server already holds at `path` (in the library whose location holds it, with its folders); returns its id. */
   addItem(path: string): string;
-  /** The scans reports start: how long they run, what they list, what the server never lists. */
+  /** The scans Media/Updated and item refreshes start: how long they take, the disk they look at, what the server never lists. */
   scans: FakeScans;
   setLibraries(libraries: FakeLibrary[]): void;
   setAvailability(next: Availability): Promise<void>;
   waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once `count` item refreshes were accepted. */
+  waitForRefreshes(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,10 +66,12 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
   let emptyUpdates = 0;
   const requests: FakeEmbyRequest[] = [];
   const waiter = createWaiter();
-  const items = new FakeItems(true);
-  for (const [index, library] of libraries.entries()) for (const path of library.items ?? []) items.add(mediaFolderId(index), path);
-  const addItem = (path: string) => items.add(mediaFolderId(libraryIndexOf(libraries, path)), path);
-  const scans = new FakeScans(options.scanPolls ?? 0, addItem);
+  // Emby's item ids of its libraries are its media folders' (the virtual folders' ItemId).
+  const items = new FakeItems(true, () => libraries.map((library, index) => ({ ...library, id: mediaFolderId(index) })));
+  addLibraryItems(items, libraries, mediaFolderId);
+  const addItem = (path: string) => items.add(path);
+  const scans = items.scans;
+  if (options.scanTiming) scans.timing = options.scanTiming;
 
   const identify = ({ req, url }: FakeRequest) => {
     const underEmby = /^\/emby(\/|$)/i.test(url.pathname);
@@ -88,27 +94,26 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
     if (route === "GET /items") return items.answerList(request, res);
     if (refreshId !== undefined) {
+      if (options.refreshForbidden) return sendProblem(res, 403, "Forbidden");
       items.answerRefresh(request, res, refreshId, 200);
       return waiter.notify();
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-emby", Version: "4.8.11.0", Id: "fakeemby" });
     if (route === "GET /library/selectablemediafolders") return sendJson(res, 200, libraries.map(renderMediaFolder));
     if (route === "GET /library/virtualfolders/query") {
+      scans.settle();
       const folders = libraries.map((library, index) => renderVirtualFolder(library, index, scans));
       return sendJson(res, 200, { Items: folders, TotalRecordCount: folders.length });
     }
     if (route === "GET /scheduledtasks") {
-      scans.tick();
+      scans.settle();
       return sendJson(res, 200, renderTasks(scans.libraryScanRunning));
     }
     const read = readMediaUpdated(request);
     if ("status" in read) return sendProblem(res, read.status, read.title);
     if (read.updates.length === 0) emptyUpdates += 1;
     else mediaUpdates.push(read.updates);
-    // A scan on the bench's injected clock (items.scanTiming), or one that lasts some task-list reads.
-    if (items.scanTiming)
-      for (const update of read.updates) items.startScan(update.path, (file) => mediaFolderId(libraryIndexOf(libraries, file)));
-    else scans.report(read.updates.map((u) => u.path));
+    scans.report(read.updates.map((u) => u.path));
     waiter.notify();
     sendJson(res, options.successStatus ?? 200);
   };
@@ -136,6 +141,8 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     setAvailability: (next) => server.setAvailability(next),
     waitForMediaUpdates: (count, timeoutMs) =>
       waiter.waitFor(() => mediaUpdates.length >= count, `${count} Media/Updated calls (saw ${mediaUpdates.length})`, timeoutMs),
+    waitForRefreshes: (count, timeoutMs) =>
+      waiter.waitFor(() => items.refreshes.length >= count, `${count} item refreshes (saw ${items.refreshes.length})`, timeoutMs),
     close: () => server.close(),
   };
 }

@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TaskInfo } from "@jellyfin/sdk/lib/generated-client/models/task-info.js";
 import type { TaskState } from "@jellyfin/sdk/lib/generated-client/models/task-state.js";
 import type { VirtualFolderInfo } from "@jellyfin/sdk/lib/generated-client/models/virtual-folder-info.js";
-import { FakeScans } from "./media-scans.js";
+import type { FakeScans, FakeScanTiming } from "./media-scans.js";
+import { FakeItems } from "./media-items.js";
 import { createWaiter, sendJson, sendProblem, startLoopback, type Availability, type FakeRequest } from "./loopback.js";
 import {
+  addLibraryItems,
   DEFAULT_MEDIA_LIBRARIES,
-  FakeItems,
-  libraryIndexOf,
   field,
   readMediaUpdated,
   refreshedItemId,
@@ -18,15 +18,15 @@ import {
 export interface FakeJellyfinOptions {
   /** An API key: every endpoint. */
   token?: string;
-  /** A plain user's token: Media/Updated works, VirtualFolders answers 403. */
+  /** A plain user's token: Media/Updated and `GET /Items` work; VirtualFolders and item refreshes answer 403. */
   userToken?: string;
   libraries?: FakeLibrary[];
   /** Installs the targeted-scans plugin (`POST /Library/ScanPath`). */
   plugin?: boolean;
   /** EnableLegacyAuthorization (10.11 default true; v12 forces false, the default here). */
   legacyAuthorization?: boolean;
-  /** Task-list reads a reported scan stays under way before it lists its files (media-scans.ts); 0 by default. */
-  scanPolls?: number;
+  /** How long a scan takes, on whose clock, and the LibraryMonitorDelay (media-scans.ts); by default 0 ms on Date.now, no delay. */
+  scanTiming?: FakeScanTiming;
 }
 
 export interface FakeJellyfinRequest {
@@ -55,9 +55,9 @@ export interface FakeJellyfin {
   requests: FakeJellyfinRequest[];
   /** Items with paths (`GET /Items`) and the recorded `POST /Items/{id}/Refresh` calls. */
   items: FakeItems;
-  /** An item the server already holds at `path` (in the library whose location holds it); returns its id. */
+  /** An item the server already holds at `path` (in the library whose location holds it, with its folders); returns its id. */
   addItem(path: string): string;
-  /** The scans reports start: how long they run, what they list, what the server never lists. */
+  /** The scans Media/Updated and item refreshes start: how long they take, the disk they look at, what the server never lists. */
   scans: FakeScans;
   setLibraries(libraries: FakeLibrary[]): void;
   setPlugin(installed: boolean): void;
@@ -66,6 +66,8 @@ export interface FakeJellyfin {
   setAvailability(next: Availability): Promise<void>;
   /** Resolves once `count` Media/Updated calls were accepted. */
   waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once `count` item refreshes were accepted. */
+  waitForRefreshes(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,10 +91,11 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
   const requests: FakeJellyfinRequest[] = [];
   let accepted = 0;
   const waiter = createWaiter();
-  const items = new FakeItems(false);
-  for (const library of libraries) for (const path of library.items ?? []) items.add(library.id, path);
-  const addItem = (path: string) => items.add((libraries[libraryIndexOf(libraries, path)] as FakeLibrary).id, path);
-  const scans = new FakeScans(options.scanPolls ?? 0, addItem);
+  const items = new FakeItems(false, () => libraries);
+  addLibraryItems(items, libraries, (index) => (libraries[index] as FakeLibrary).id);
+  const addItem = (path: string) => items.add(path);
+  const scans = items.scans;
+  if (options.scanTiming) scans.timing = options.scanTiming;
 
   const identify = ({ req, url }: FakeRequest) => {
     const presented = readToken(req, url, options.legacyAuthorization ?? false);
@@ -119,6 +122,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     }
     if (route === "GET /library/virtualfolders") {
       if (who !== "admin") return sendProblem(res, 403, "Forbidden");
+      scans.settle();
       return sendJson(
         res,
         200,
@@ -128,7 +132,7 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     if (route === "GET /scheduledtasks") {
       // Scheduled tasks are an administrator's (RequiresElevation).
       if (who !== "admin") return sendProblem(res, 403, "Forbidden");
-      scans.tick();
+      scans.settle();
       return sendJson(res, 200, renderTasks(scans.libraryScanRunning));
     }
     if (route === "GET /system/info") return sendJson(res, 200, { ServerName: "fake-jellyfin", Version: "10.11.0", Id: "fakejellyfin" });
@@ -137,17 +141,13 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
       if ("status" in read) return sendProblem(res, read.status, read.title);
       if (read.updates.length === 0) emptyUpdates += 1;
       else mediaUpdates.push(read.updates);
-      // A scan on the bench's injected clock (items.scanTiming), or one that lasts some task-list reads.
-      if (items.scanTiming)
-        for (const update of read.updates)
-          items.startScan(update.path, (file) => (libraries[libraryIndexOf(libraries, file)] as FakeLibrary).id);
-      else scans.report(read.updates.map((u) => u.path));
+      scans.report(read.updates.map((u) => u.path));
       waiter.notify();
       return sendJson(res, 204);
     }
     answerScanPath(request, res, scanPathStatus, { accepted: scanPaths, calls: scanPathCalls });
-    // The plugin creates or refreshes the item at once: listed at the next read, however long reported scans take.
-    if (scanPaths.length > accepted) scans.report(scanPaths.slice(accepted));
+    // The plugin creates or refreshes the item at once, without the LibraryMonitorDelay.
+    if (scanPaths.length > accepted) scans.refresh(scanPaths.slice(accepted));
     accepted = scanPaths.length;
   };
 
@@ -178,6 +178,8 @@ export async function startFakeJellyfin(options: FakeJellyfinOptions = {}): Prom
     setAvailability: (next) => server.setAvailability(next),
     waitForMediaUpdates: (count, timeoutMs) =>
       waiter.waitFor(() => mediaUpdates.length >= count, `${count} Media/Updated calls (saw ${mediaUpdates.length})`, timeoutMs),
+    waitForRefreshes: (count, timeoutMs) =>
+      waiter.waitFor(() => items.refreshes.length >= count, `${count} item refreshes (saw ${items.refreshes.length})`, timeoutMs),
     close: () => server.close(),
   };
 }

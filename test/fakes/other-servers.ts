@@ -14,13 +14,24 @@ export interface OtherServers {
 /**
  * Each server sees the TV library in its own path form: Jellyfin (in its
  * container) /media/TV, Emby /mnt/tv; each entry's PATH_MAPPINGS turns
- * Plex's /data/TV into it.
+ * Plex's /data/TV into it. `seasons` ("Show/Season 1"): folders both
+ * servers already hold (an episode in each, on their disks too), so a scan
+ * of one refreshes that folder's item rather than the library's.
  */
-export async function startOtherServers(): Promise<OtherServers> {
+export async function startOtherServers(seasons: readonly string[] = []): Promise<OtherServers> {
   const jellyfin = await startFakeJellyfin({
     libraries: [{ name: "Shows", id: "j1", collectionType: "tvshows", locations: ["/media/TV"] }],
   });
   const emby = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
+  for (const [server, root] of [
+    [jellyfin, "/media/TV"],
+    [emby, "/mnt/tv"],
+  ] as const) {
+    for (const season of seasons) {
+      server.addItem(`${root}/${season}/held.mkv`);
+      server.scans.disk.add(`${root}/${season}/held.mkv`);
+    }
+  }
   // These tests are about delivery: a delivery ends when the server took the scan (test/after-scan/ confirms it too).
   const noConfirmation = { CONFIRM_SCANS: false };
   const targets = [
@@ -49,4 +60,9 @@ export async function startOtherServers(): Promise<OtherServers> {
       await Promise.all([jellyfin.close(), emby.close()]);
     },
   };
+}
+
+/** Each path a scan reached the server with, in order: Media/Updated's entries, and the folders whose items were refreshed. */
+export function scannedPaths(server: FakeJellyfin | FakeEmby): string[] {
+  return [...server.mediaUpdates.flatMap((call) => call.map((u) => u.path)), ...server.items.refreshes.map((r) => r.path)];
 }

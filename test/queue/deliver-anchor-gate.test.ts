@@ -24,13 +24,15 @@ describe("a delivery's item refresh passes the anchor gate", () => {
   it("refreshes no item once the anchor went missing after the scan call, and scans and refreshes once it is back", async () => {
     const server = await startFakeJellyfin();
     jellyfin = server;
-    const id = server.addItem(VIDEO);
+    server.addItem(VIDEO);
+    server.scans.disk.add(VIDEO);
     const { queue, clock } = createQueue({ targets: ["jellyfin"], delayMs: 0 });
     const api = new JellyfinApiClient({ baseUrl: server.url, token: server.token, urlKey: "TARGETS[0].URL", tokenKey: "TARGETS[0].TOKEN" });
     const target = new JellyfinTarget({ name: "jellyfin", api, clock });
-    // The mount drops the moment Jellyfin has the scan: every check after it finds the anchor missing.
+    // The mount drops the moment Jellyfin has the scan (its season folder's refresh): every check after it finds the anchor missing.
     let mountBack = false;
-    const anchors = { check: async () => ({ ok: mountBack || server.mediaUpdates.length === 0 }) };
+    const refreshed = () => server.items.refreshes.map((r) => r.path);
+    const anchors = { check: async () => ({ ok: mountBack || refreshed().length === 0 }) };
     // The attempt's end: its claim given back unsent (held) or its outcome recorded.
     const attemptEnd = () =>
       new Promise<QueueEvent["type"]>((resolve) => {
@@ -53,14 +55,12 @@ describe("a delivery's item refresh passes the anchor gate", () => {
       anchorRetryMs: RETRY_MS,
     });
     expect(await first).toBe("claim-released");
-    expect(server.mediaUpdates).toHaveLength(1);
-    expect(server.items.refreshes).toEqual([]);
+    expect(refreshed()).toEqual([SEASON]);
 
     mountBack = true;
     const second = attemptEnd();
     clock.advance(RETRY_MS);
     expect(await second).toBe("delivery-recorded");
-    expect(server.mediaUpdates).toHaveLength(2);
-    expect(server.items.refreshes.map((r) => r.id)).toEqual([id]);
+    expect(refreshed()).toEqual([SEASON, SEASON, VIDEO]);
   });
 });

@@ -52,9 +52,11 @@ async function threeServers(overrides: Partial<Config> = {}): Promise<Servers> {
   return { t, jellyfin, emby, clock };
 }
 
-/** A movie every server already holds; returns each server's id for its item. */
+/** A movie every server already holds, on their disks too; returns each server's id for its item. */
 function knownMovie(s: Servers, name: string): { plex: string; jellyfin: string; emby: string } {
   const file = `${name}/${name}.mkv`;
+  s.jellyfin.scans.disk.add(`/media/Movies/${file}`);
+  s.emby.scans.disk.add(`/mnt/movies/${file}`);
   return {
     plex: s.t.plex.addItem(`/data/Movies/${file}`).ratingKey,
     jellyfin: s.jellyfin.addItem(`/media/Movies/${file}`),
@@ -83,6 +85,9 @@ async function until(s: Servers, folder: string, state: string): Promise<ScanVie
 }
 
 const refreshedIds = (server: FakeJellyfin | FakeEmby) => server.items.refreshes.map((r) => r.id);
+/** The folder scan, then the item refresh: a movies library keeps no item for a movie's folder, so its scan refreshes the library's. */
+const scannedThenRefreshed = (server: FakeJellyfin | FakeEmby, root: string, file: string) =>
+  expect(server.items.refreshes.map((r) => r.path)).toEqual([root, `${root}/${file}`]);
 
 describe("item refresh through serve", () => {
   it("refreshes exactly the movie's item on every server for a Bazarr subtitle, and scans nothing", async () => {
@@ -115,12 +120,12 @@ describe("item refresh through serve", () => {
     expect(s.t.plex.refreshes).toEqual([{ sectionId: "1", path: "/data/Movies/Heat (1995)" }]);
     expect(s.t.plex.itemRefreshes).toEqual([ids.plex]);
     expect(s.t.plex.analyzed).toEqual([ids.plex]);
-    expect(s.jellyfin.mediaUpdates).toHaveLength(1);
-    expect(refreshedIds(s.jellyfin)).toEqual([ids.jellyfin]);
-    expect(s.emby.mediaUpdates).toHaveLength(1);
-    expect(refreshedIds(s.emby)).toEqual([ids.emby]);
-    // Emby's GET /Items filters by Path: the video's item is one call, no walk through the library.
-    expect(s.emby.items.pathLookups).toEqual(["/mnt/movies/Heat (1995)/Heat (1995).mkv"]);
+    scannedThenRefreshed(s.jellyfin, "/media/Movies", "Heat (1995)/Heat (1995).mkv");
+    scannedThenRefreshed(s.emby, "/mnt/movies", "Heat (1995)/Heat (1995).mkv");
+    expect(refreshedIds(s.jellyfin)[1]).toBe(ids.jellyfin);
+    expect(refreshedIds(s.emby)[1]).toBe(ids.emby);
+    // Emby's GET /Items filters by Path: the movie's folder (no item) for the scan, then the video's item, no walk through the library.
+    expect(s.emby.items.pathLookups).toEqual(["/mnt/movies/Heat (1995)", "/mnt/movies/Heat (1995)/Heat (1995).mkv"]);
     expect(s.emby.items.listings).toEqual([]);
     // Jellyfin's has no such filter: its library is paged.
     expect(s.jellyfin.items.listings.length).toBeGreaterThan(0);
@@ -138,11 +143,11 @@ describe("item refresh through serve", () => {
     expect(s.t.plex.refreshes).toEqual([{ sectionId: "1", path: "/data/Movies/Heat (1995)" }]);
     expect(s.t.plex.itemRefreshes).toEqual([item?.ratingKey]);
     expect(s.t.plex.analyzed).toEqual([]);
-    // Jellyfin and Emby do not hold it either: the file is reported to them (their scan picks the subtitle up with the video),
+    // Jellyfin and Emby do not hold it either: their scan refreshes the library (which picks the video up with its subtitle),
     // and once their confirmation found the video, its item is refreshed, as on Plex.
-    expect(s.jellyfin.mediaUpdates.flat().map((u) => u.path)).toEqual(["/media/Movies/Heat (1995)/Heat (1995).en.srt"]);
-    expect(refreshedIds(s.jellyfin)).toEqual([s.jellyfin.items.idOf("/media/Movies/Heat (1995)/Heat (1995).mkv")]);
-    expect(refreshedIds(s.emby)).toEqual([s.emby.items.idOf("/mnt/movies/Heat (1995)/Heat (1995).mkv")]);
+    expect(s.jellyfin.mediaUpdates).toEqual([]);
+    scannedThenRefreshed(s.jellyfin, "/media/Movies", "Heat (1995)/Heat (1995).mkv");
+    scannedThenRefreshed(s.emby, "/mnt/movies", "Heat (1995)/Heat (1995).mkv");
   });
 
   it.skipIf(!webhookFixtures.run)(
@@ -156,6 +161,9 @@ describe("item refresh through serve", () => {
       const sameName = { ...body, deletedFiles: [{ ...replaced, path: body.movieFile.path, relativePath: body.movieFile.relativePath }] };
       const file = body.movieFile.path.replace(/^\/movies\//, "/data/Movies/");
       const ratingKey = s.t.plex.addItem(file).ratingKey;
+      // Jellyfin and Emby confirm too: the file is on their disks.
+      s.jellyfin.scans.disk.add(file.replace(/^\/data\/Movies\//, "/media/Movies/"));
+      s.emby.scans.disk.add(file.replace(/^\/data\/Movies\//, "/mnt/movies/"));
       expect((await postJson(s.t.base, sameName)).status).toBe(202);
       const folder = file.slice(0, file.lastIndexOf("/"));
       const scan = await until(s, folder, "done");
@@ -179,7 +187,9 @@ describe("item refresh through serve", () => {
     );
     expect(s.t.plex.refreshes).toHaveLength(1);
     expect([s.t.plex.itemRefreshes, s.t.plex.analyzed]).toEqual([[ids.plex], [ids.plex]]);
-    expect([refreshedIds(s.jellyfin), refreshedIds(s.emby)]).toEqual([[ids.jellyfin], [ids.emby]]);
+    scannedThenRefreshed(s.jellyfin, "/media/Movies", "Heat (1995)/Heat (1995).mkv");
+    scannedThenRefreshed(s.emby, "/mnt/movies", "Heat (1995)/Heat (1995).mkv");
+    expect([refreshedIds(s.jellyfin)[1], refreshedIds(s.emby)[1]]).toEqual([ids.jellyfin, ids.emby]);
   });
 
   it("answers 400 and queues nothing for a refresh flag that is not on or off", async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/lib/clock.js";
 import type { FakeEmby } from "../fakes/emby.js";
 import type { FakeJellyfin } from "../fakes/jellyfin.js";
-import { startOtherServers } from "../fakes/other-servers.js";
+import { scannedPaths, startOtherServers } from "../fakes/other-servers.js";
 import { deliveriesSettled, postForm, postJson, startTestService, waitFor, type TestService } from "../helpers/service.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -22,7 +22,7 @@ interface Setup {
  * Sonarr writes /tv (SERVER_PATH_MAPPINGS: /tv → /data/TV).
  */
 async function threeServers(timeoutMs = 30_000): Promise<Setup> {
-  const { jellyfin, emby, targets, close } = await startOtherServers();
+  const { jellyfin, emby, targets, close } = await startOtherServers(SEASONS);
   cleanups.push(close);
   const clock = new ManualClock(Date.now());
   const t = await startTestService({ TARGETS: targets }, { clock, targetTimeoutMs: timeoutMs });
@@ -30,7 +30,10 @@ async function threeServers(timeoutMs = 30_000): Promise<Setup> {
   return { t, jellyfin, emby, clock };
 }
 
-const updatedPaths = (server: FakeJellyfin | FakeEmby) => server.mediaUpdates.flatMap((call) => call.map((u) => u.path));
+/** The servers hold these seasons: a scan of one refreshes its folder's item (other-servers.ts). */
+const SEASONS = ["Severance/Season 1", "Andor/Season 2", "A/Season 1", "B/Season 1", "C/Season 1", "Hang/Season 1"];
+const updatedPaths = scannedPaths;
+const calls = (server: FakeJellyfin | FakeEmby) => scannedPaths(server).length;
 
 async function settle(s: Setup, rounds = 1): Promise<void> {
   for (let i = 0; i < rounds; i++) {
@@ -40,16 +43,16 @@ async function settle(s: Setup, rounds = 1): Promise<void> {
 }
 
 describe("several media servers", () => {
-  it("delivers every scan to each server in its own path form, files where the server can take them", async () => {
+  it("delivers every scan to each server in its own path form, as the refresh of the folder's item", async () => {
     const s = await threeServers();
     const file = "/tv/Severance/Season 1/Severance - S01E01.mkv";
     expect((await postForm(s.t.base, { eventType: "Manual", filepath: file })).status).toBe(202);
     expect((await postForm(s.t.base, { eventType: "Manual", filepath: "/tv/Andor/Season 2/" })).status).toBe(202);
     await settle(s);
-    await waitFor(() => s.t.plex.refreshes.length >= 2 && s.jellyfin.mediaUpdates.length >= 2 && s.emby.mediaUpdates.length >= 2);
+    await waitFor(() => s.t.plex.refreshes.length >= 2 && calls(s.jellyfin) >= 2 && calls(s.emby) >= 2);
     expect(s.t.plex.refreshes.map((r) => r.path).sort()).toEqual(["/data/TV/Andor/Season 2", "/data/TV/Severance/Season 1"]);
-    expect(updatedPaths(s.jellyfin).sort()).toEqual(["/media/TV/Andor/Season 2", "/media/TV/Severance/Season 1/Severance - S01E01.mkv"]);
-    expect(updatedPaths(s.emby).sort()).toEqual(["/mnt/tv/Andor/Season 2", "/mnt/tv/Severance/Season 1/Severance - S01E01.mkv"]);
+    expect(updatedPaths(s.jellyfin).sort()).toEqual(["/media/TV/Andor/Season 2", "/media/TV/Severance/Season 1"]);
+    expect(updatedPaths(s.emby).sort()).toEqual(["/mnt/tv/Andor/Season 2", "/mnt/tv/Severance/Season 1"]);
     const queue = (await (await fetch(`${s.t.base}/api/queue`)).json()) as { pending: unknown[] };
     expect(queue.pending).toEqual([]);
   });
@@ -60,16 +63,16 @@ describe("several media servers", () => {
     const folders = ["/tv/A/Season 1/", "/tv/B/Season 1/", "/tv/C/Season 1/"];
     for (const filepath of folders) expect((await postForm(s.t.base, { eventType: "Manual", filepath })).status).toBe(202);
     await settle(s, 3);
-    await waitFor(() => s.t.plex.refreshes.length >= 3 && s.emby.mediaUpdates.length >= 3);
-    expect(s.jellyfin.mediaUpdates).toEqual([]);
+    await waitFor(() => s.t.plex.refreshes.length >= 3 && calls(s.emby) >= 3);
+    expect(updatedPaths(s.jellyfin)).toEqual([]);
     const health = (await (await fetch(`${s.t.origin}/health`)).json()) as { status: string; targets: Record<string, { state: string }> };
     expect(health.status).toBe("degraded");
     expect(health.targets.jellyfin?.state).toBe("unavailable");
     expect(health.targets.plex?.state).toBe("ok");
 
     await s.jellyfin.setAvailability("up");
-    for (let i = 0; i < 10 && s.jellyfin.mediaUpdates.length < 3; i++) await settle(s);
-    await waitFor(() => s.jellyfin.mediaUpdates.length >= 3);
+    for (let i = 0; i < 10 && calls(s.jellyfin) < 3; i++) await settle(s);
+    await waitFor(() => calls(s.jellyfin) >= 3);
     await settle(s, 2);
     expect(updatedPaths(s.jellyfin).sort()).toEqual(["/media/TV/A/Season 1", "/media/TV/B/Season 1", "/media/TV/C/Season 1"]);
     expect(s.t.plex.refreshes).toHaveLength(3);
@@ -81,7 +84,7 @@ describe("several media servers", () => {
     await s.emby.setAvailability("hang");
     expect((await postForm(s.t.base, { eventType: "Manual", filepath: "/tv/Hang/Season 1/" })).status).toBe(202);
     await settle(s);
-    await waitFor(() => s.t.plex.refreshes.length >= 1 && s.jellyfin.mediaUpdates.length >= 1);
+    await waitFor(() => s.t.plex.refreshes.length >= 1 && calls(s.jellyfin) >= 1);
     await expect
       .poll(async () => {
         const queue = (await (await fetch(`${s.t.base}/api/queue`)).json()) as {
@@ -91,8 +94,8 @@ describe("several media servers", () => {
       })
       .toMatchObject({ attempts: 1, lastError: expect.stringMatching(/did not answer within 300 ms/) });
     await s.emby.setAvailability("up");
-    for (let i = 0; i < 10 && s.emby.mediaUpdates.length < 1; i++) await settle(s);
-    await waitFor(() => s.emby.mediaUpdates.length >= 1);
+    for (let i = 0; i < 10 && calls(s.emby) < 1; i++) await settle(s);
+    await waitFor(() => calls(s.emby) >= 1);
     expect(updatedPaths(s.emby)).toEqual(["/mnt/tv/Hang/Season 1"]);
     expect(s.t.plex.refreshes).toHaveLength(1);
   });

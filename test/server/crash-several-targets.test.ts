@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startOtherServers } from "../fakes/other-servers.js";
+import { scannedPaths, startOtherServers } from "../fakes/other-servers.js";
 import { startFakePlex } from "../fakes/plex.js";
 import { spawnServe, writeServeConfig, type ChildServe } from "../helpers/child-serve.js";
 import { tempDir } from "../helpers/cli.js";
@@ -24,7 +24,7 @@ function tally(paths: string[], wanted: string[]): { missing: string[]; repeats:
 describe("a crash of serve with several media servers", () => {
   it("delivers every acknowledged folder to every server after kill -9 mid-drain, repeating at most the calls in flight", async () => {
     const plex = await startFakePlex({ sections: ARR_SECTIONS });
-    const others = await startOtherServers();
+    const others = await startOtherServers(Array.from({ length: FOLDERS }, (_, i) => `Show ${i}/Season 1`));
     cleanups.push(
       () => plex.close(),
       () => others.close(),
@@ -54,14 +54,14 @@ describe("a crash of serve with several media servers", () => {
     await waitFor(() => plex.refreshes.length >= 50, 30_000, "the drain to be under way");
     serve.child.kill("SIGKILL");
     await serve.exited;
-    const before = { plex: plex.refreshes.length, jellyfin: jellyfin.mediaUpdates.length, emby: emby.mediaUpdates.length };
+    const before = { plex: plex.refreshes.length, jellyfin: scannedPaths(jellyfin).length, emby: scannedPaths(emby).length };
 
     serve = await spawnServe(dir);
     const folders = (root: string) => Array.from({ length: FOLDERS }, (_, i) => `${root}/Show ${i}/Season 1`);
     const paths = {
       plex: () => plex.refreshes.map((r) => r.path ?? ""),
-      jellyfin: () => jellyfin.mediaUpdates.flatMap((call) => call.map((u) => u.path ?? "")),
-      emby: () => emby.mediaUpdates.flatMap((call) => call.map((u) => u.path ?? "")),
+      jellyfin: () => scannedPaths(jellyfin),
+      emby: () => scannedPaths(emby),
     };
     const wanted = { plex: folders("/data/TV"), jellyfin: folders("/media/TV"), emby: folders("/mnt/tv") };
     const done = () => (Object.keys(paths) as Array<keyof typeof paths>).every((k) => tally(paths[k](), wanted[k]).missing.length === 0);

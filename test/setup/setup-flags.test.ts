@@ -76,8 +76,9 @@ describe("scanarr setup with flags (no terminal)", () => {
     expect(delivery?.status).toBe(202);
     await world.plex.waitForRefreshes(1);
     expect(world.plex.refreshes).toEqual([{ sectionId: "2", path: "/data/TV/The Expanse" }]);
-    await world.jellyfin.waitForMediaUpdates(1);
-    expect(world.jellyfin.mediaUpdates[0]?.map((u) => u.path)).toEqual(["/media/TV-Shows/The Expanse/The Expanse - S01E04.mkv"]);
+    // Jellyfin knows the series' folder: its item is refreshed.
+    await world.jellyfin.waitForRefreshes(1);
+    expect(world.jellyfin.items.refreshes.map((r) => r.path)).toEqual(["/media/TV-Shows/The Expanse"]);
 
     // Without --plex-* flags and without a terminal, the configured Plex is checked and kept.
     const again = await runCli(["--install-dir", world.installDir, "setup", ...setupFlags(world).slice(4), "--yes"]).then((r) => ({

@@ -111,8 +111,9 @@ describe("buildTargets with TARGETS", () => {
       if (library) await b.target.scan(path, library, [`${path}/S01E01.mkv`]);
     }
     expect(plex.refreshes).toEqual([{ sectionId: "2", path: folder }]);
-    expect(jellyfin.mediaUpdates).toEqual([[{ path: "/media/TV-Shows/Show/Season 1/S01E01.mkv", updateType: "Modified" }]]);
-    expect(emby.mediaUpdates).toEqual([[{ path: "/media/TV-Shows/Show/Season 1/S01E01.mkv", updateType: "Created" }]]);
+    // Jellyfin and Emby hold nothing of the show yet: the library's own item is refreshed, in each server's path form.
+    expect(jellyfin.items.refreshes.map((r) => r.path)).toEqual(["/media/TV-Shows"]);
+    expect(emby.items.refreshes.map((r) => r.path)).toEqual(["/media/TV-Shows"]);
     expect(autoscan.triggers).toEqual([["/mnt/unionfs/TV-Shows/Show/Season 1"]]);
   });
 });

@@ -21,7 +21,7 @@ const KINDS = [
   {
     server: "Jellyfin" as const,
     async start() {
-      const started = await startFakeJellyfin({ libraries: [LIBRARY], scanPolls: 1 });
+      const started = await startFakeJellyfin({ libraries: [LIBRARY] });
       const api = new JellyfinApiClient({ baseUrl: started.url, token: started.token, urlKey: "U", tokenKey: "T", timeoutMs: 5_000 });
       return { started, api, libraryId: LIBRARY.id };
     },
@@ -29,7 +29,7 @@ const KINDS = [
   {
     server: "Emby" as const,
     async start() {
-      const started = await startFakeEmby({ libraries: [LIBRARY], scanPolls: 1 });
+      const started = await startFakeEmby({ libraries: [LIBRARY] });
       const api = new EmbyApiClient({ baseUrl: started.url, token: started.token, urlKey: "U", tokenKey: "T", timeoutMs: 5_000 });
       // Emby's library id is its media folder's ("3"), which the virtual folders list under ItemId and Id.
       return { started, api, libraryId: "3" };
@@ -41,6 +41,7 @@ async function setUp(kind: (typeof KINDS)[number]) {
   const { started, api, libraryId } = await kind.start();
   fake = started;
   const clock = new ManualClock(Date.now());
+  started.scans.timing = { ms: 5_000, now: () => clock.now() };
   const afterScan = createMediaBrowserAfterScan(api, confirmSettingsOf({}, kind.server), clock);
   const library = { id: libraryId, locations: ["/media/TV"] };
   return { fake: started, api, afterScan, clock, library };
@@ -62,12 +63,15 @@ describe.each(KINDS)("$server's after-scan capability", (kind) => {
   });
 
   it("shows the library scanning while a reported scan runs in it, and while the library scan task runs", async () => {
-    const { fake, api, afterScan, library } = await setUp(kind);
+    const { fake, api, afterScan, clock, library } = await setUp(kind);
     const refreshing = async () => (await afterScan.listLibraryStates()).map((l) => [l.id, l.refreshing]);
     expect(await refreshing()).toEqual([[library.id, false]]);
     await api.mediaUpdated([{ path: EPISODE, updateType: "Created" }]);
-    // The first read finds the scan under way (its folder "Active"); the next one finds it finished.
+    // Under way from the report (no monitor delay here) for the scan's 5 s, its library "Active" meanwhile.
     expect(await refreshing()).toEqual([[library.id, true]]);
+    clock.advance(4_999);
+    expect(await refreshing()).toEqual([[library.id, true]]);
+    clock.advance(1);
     expect(await refreshing()).toEqual([[library.id, false]]);
     fake.scans.libraryScanRunning = true;
     expect(await refreshing()).toEqual([[library.id, true]]);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeEmby, type FakeEmby } from "../fakes/emby.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
 import { allowViolations } from "../fakes/spec/violations.js";
@@ -78,58 +78,72 @@ describe("the fake Emby", () => {
   });
 });
 
-describe("the fakes' timed scans", () => {
-  it("list a Media/Updated path's files on disk only once its scan took its time, and drop the items whose file went", async () => {
-    let now = 0;
-    const timed = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
-    try {
-      timed.items.scanTiming = { ms: 5_000, now: () => now };
-      timed.addItem("/mnt/tv/Show/S01E01 720p.mkv");
-      timed.items.disk.add("/mnt/tv/Show/S01E01 1080p.mkv");
-      const update = JSON.stringify({ Updates: [{ Path: "/mnt/tv/Show", UpdateType: "Modified" }] });
-      expect((await post(timed.url, { ...json, "X-Emby-Token": timed.token }, update)).status).toBe(200);
-      const listed = async () => {
-        const res = await fetch(`${timed.url}/Items?Recursive=true&Fields=Path`, { headers: { "X-Emby-Token": timed.token } });
-        return ((await res.json()) as { Items: Array<{ Path: string }> }).Items.map((i) => i.Path);
-      };
-      now = 4_999;
-      expect(await listed()).toEqual(["/mnt/tv/Show/S01E01 720p.mkv"]);
-      now = 5_000;
-      expect(await listed()).toEqual(["/mnt/tv/Show/S01E01 1080p.mkv"]);
-    } finally {
-      await timed.close();
-    }
+describe("the fakes' scans", () => {
+  const TV = { name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] };
+  let now = 0;
+  let timed: FakeEmby;
+  beforeEach(async () => {
+    now = 0;
+    timed = await startFakeEmby({ libraries: [TV], scanTiming: { ms: 5_000, now: () => now, monitorDelayMs: 60_000 } });
   });
+  afterEach(() => timed.close());
+
+  const headers = () => ({ ...json, "X-Emby-Token": timed.token });
+  const report = (folder: string) => post(timed.url, headers(), JSON.stringify({ Updates: [{ Path: folder, UpdateType: "Created" }] }));
+  const refresh = (id: string) => fetch(`${timed.url}/emby/Items/${id}/Refresh?Recursive=true`, { method: "POST", headers: headers() });
+  const listed = async () => {
+    const res = await fetch(`${timed.url}/emby/Items?Recursive=true&Fields=Path&Filters=IsNotFolder`, { headers: headers() });
+    return ((await res.json()) as { Items: Array<{ Path: string }> }).Items.map((i) => i.Path).sort();
+  };
 
   it("waits out the LibraryMonitorDelay after the last report of a tree, then scans its paths together; another tree waits on its own", async () => {
-    let now = 0;
-    const timed = await startFakeEmby({ libraries: [{ name: "TV", id: "e1", collectionType: "tvshows", locations: ["/mnt/tv"] }] });
-    try {
-      timed.items.scanTiming = { ms: 5_000, now: () => now, monitorDelayMs: 60_000 };
-      timed.items.disk.add("/mnt/tv/A/A1.mkv");
-      timed.items.disk.add("/mnt/tv/A/Season 2/A2.mkv");
-      timed.items.disk.add("/mnt/tv/B/B1.mkv");
-      const report = (folder: string) =>
-        post(timed.url, { ...json, "X-Emby-Token": timed.token }, JSON.stringify({ Updates: [{ Path: folder, UpdateType: "Created" }] }));
-      const listed = async () => {
-        const res = await fetch(`${timed.url}/Items?Recursive=true&Fields=Path`, { headers: { "X-Emby-Token": timed.token } });
-        return ((await res.json()) as { Items: Array<{ Path: string }> }).Items.map((i) => i.Path).sort();
-      };
-      expect((await report("/mnt/tv/A")).status).toBe(200);
-      expect((await report("/mnt/tv/B")).status).toBe(200);
-      now = 30_000;
-      expect((await report("/mnt/tv/A/Season 2")).status).toBe(200);
-      now = 64_999;
-      expect(await listed()).toEqual([]);
-      // B's walk: 60 s after its report, then the 5 s scan; A's was put off by its second report.
-      now = 65_000;
-      expect(await listed()).toEqual(["/mnt/tv/B/B1.mkv"]);
-      now = 94_999;
-      expect(await listed()).toEqual(["/mnt/tv/B/B1.mkv"]);
-      now = 95_000;
-      expect(await listed()).toEqual(["/mnt/tv/A/A1.mkv", "/mnt/tv/A/Season 2/A2.mkv", "/mnt/tv/B/B1.mkv"]);
-    } finally {
-      await timed.close();
-    }
+    timed.scans.disk.add("/mnt/tv/A/A1.mkv");
+    timed.scans.disk.add("/mnt/tv/A/Season 2/A2.mkv");
+    timed.scans.disk.add("/mnt/tv/B/B1.mkv");
+    expect((await report("/mnt/tv/A")).status).toBe(200);
+    expect((await report("/mnt/tv/B")).status).toBe(200);
+    now = 30_000;
+    expect((await report("/mnt/tv/A/Season 2")).status).toBe(200);
+    now = 64_999;
+    expect(await listed()).toEqual([]);
+    // B's walk: 60 s after its report, then the 5 s scan; A's was put off by its second report.
+    now = 65_000;
+    expect(await listed()).toEqual(["/mnt/tv/B/B1.mkv"]);
+    now = 94_999;
+    expect(await listed()).toEqual(["/mnt/tv/B/B1.mkv"]);
+    now = 95_000;
+    expect(await listed()).toEqual(["/mnt/tv/A/A1.mkv", "/mnt/tv/A/Season 2/A2.mkv", "/mnt/tv/B/B1.mkv"]);
+  });
+
+  it("refresh a folder item at once: its new files listed and its gone ones dropped after the scan's time, nothing else looked at", async () => {
+    const season = "/mnt/tv/Show/Season 1";
+    timed.addItem(`${season}/S01E01 720p.mkv`);
+    timed.scans.disk.add(`${season}/S01E01 1080p.mkv`);
+    timed.scans.disk.add("/mnt/tv/Other/Season 1/O1.mkv");
+    const id = timed.items.idOf(season) as string;
+    expect((await refresh(id)).status).toBe(200);
+    now = 4_999;
+    expect(await listed()).toEqual([`${season}/S01E01 720p.mkv`]);
+    now = 5_000;
+    expect(await listed()).toEqual([`${season}/S01E01 1080p.mkv`]);
+  });
+
+  it("refresh the library's own item over every location, and a file item over that file alone", async () => {
+    timed.scans.disk.add("/mnt/tv/New/Season 1/N1.mkv");
+    const kept = timed.addItem("/mnt/tv/Old/Season 1/O1.mkv");
+    timed.scans.disk.add("/mnt/tv/Old/Season 1/O2.mkv");
+    // The file item's refresh: its file is gone from disk, so its item goes; O2 beside it is not looked at.
+    expect((await refresh(kept)).status).toBe(200);
+    now = 5_000;
+    expect(await listed()).toEqual([]);
+    // Emby numbers its libraries' items: this one is "3".
+    expect((await refresh("3")).status).toBe(200);
+    now = 10_000;
+    expect(await listed()).toEqual(["/mnt/tv/New/Season 1/N1.mkv", "/mnt/tv/Old/Season 1/O2.mkv"]);
+    expect(timed.items.refreshes.map((r) => r.path)).toEqual(["/mnt/tv/Old/Season 1/O1.mkv", "/mnt/tv"]);
+  });
+
+  it("answer 404 to a refresh of an item they do not hold", async () => {
+    expect((await refresh("ffff")).status).toBe(404);
   });
 });

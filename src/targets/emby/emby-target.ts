@@ -5,6 +5,7 @@ import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
 import { systemClock } from "../../lib/clock.js";
+import { FolderScan } from "../media-browser/folder-scan.js";
 import { createMediaBrowserAfterScan } from "../media-browser/after-scan.js";
 import { confirmSettingsOf, type ConfirmEntry } from "../media-browser/confirm-config.js";
 
@@ -19,6 +20,7 @@ export type EmbyApi = Pick<
   | "checkScanAccess"
   | "listLibraryStates"
   | "listRecentItems"
+  | "refreshFolder"
 >;
 
 export interface EmbyTargetOptions extends LibraryCacheTuning {
@@ -29,9 +31,11 @@ export interface EmbyTargetOptions extends LibraryCacheTuning {
 }
 
 /**
- * Emby. A scan reports the request's files when it named some, else the
- * folder, in one `POST /Library/Media/Updated` with UpdateType "Created"
- * (what autoscan sends Emby; Emby then looks at whatever changed there).
+ * Emby. A scan refreshes the nearest folder item Emby knows at or above the
+ * folder (`GET /Items?Path=…`, then `POST /Items/{id}/Refresh?Recursive=true`:
+ * at once, no LibraryMonitorDelay; media-browser/folder-scan.ts). The
+ * fallback reports the request's files, else the folder, in one `POST
+ * /Library/Media/Updated` with UpdateType "Created" (what autoscan sends).
  */
 export class EmbyTarget extends CachedTarget {
   /** One call covers the folder, whatever library holds it. */
@@ -39,6 +43,7 @@ export class EmbyTarget extends CachedTarget {
   readonly where: string;
   readonly afterScan?: AfterScanCapability;
   private readonly api: EmbyApi;
+  private readonly folders: FolderScan;
 
   constructor(options: EmbyTargetOptions) {
     const { name, api, afterScan, ...tuning } = options;
@@ -46,12 +51,14 @@ export class EmbyTarget extends CachedTarget {
     if (afterScan) this.afterScan = afterScan;
     this.api = api;
     this.where = api.where;
+    const clock = tuning.clock ?? systemClock;
+    this.folders = new FolderScan(api, { target: name, server: "Emby", updateType: "Created", clock, logger: this.logger });
   }
 
-  /** The key may report changes: an empty Media/Updated, the call a scan makes. */
+  /** The key may report changes: an empty Media/Updated, the fallback of a scan. */
   async checkAccess(): Promise<string> {
     await this.recorded(() => this.api.checkScanAccess());
-    return "API key accepted for scans";
+    return "API key accepted for scans; scans refresh the nearest folder Emby knows at once (a key that may not refresh items falls back to reporting changes, which Emby looks at after its LibraryMonitorDelay)";
   }
 
   /** Finds the items of `files` (sidecars: their videos') and sends each one `POST /Items/{id}/Refresh`. */
@@ -61,8 +68,9 @@ export class EmbyTarget extends CachedTarget {
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
     const paths = files && files.length > 0 ? files : [folder];
-    await this.refetchOnOutage(() => this.api.mediaUpdated(paths.map((path) => ({ path, updateType: "Created" }))));
-    this.logger?.debug({ target: this.name, folder, library: library.title, paths: paths.length }, "emby media update sent");
+    const done = await this.refetchOnOutage(() => this.folders.scan(folder, library, paths));
+    const way = done.kind === "refreshed" ? `refreshed ${done.item}` : `reported ${done.paths} paths`;
+    this.logger?.debug({ target: this.name, folder, library: library.title, way }, "emby scan requested");
   }
 }
 

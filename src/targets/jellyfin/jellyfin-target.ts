@@ -7,6 +7,7 @@ import type { TargetFactory } from "../factory.js";
 import { JellyfinApiClient } from "./api.js";
 import { namedMessageOf } from "../../lib/errors.js";
 import { systemClock } from "../../lib/clock.js";
+import { FolderScan } from "../media-browser/folder-scan.js";
 import { createMediaBrowserAfterScan } from "../media-browser/after-scan.js";
 import { confirmSettingsOf, type ConfirmEntry } from "../media-browser/confirm-config.js";
 
@@ -22,6 +23,8 @@ export type JellyfinApi = Pick<
   | "checkScanAccess"
   | "listLibraryStates"
   | "listRecentItems"
+  | "listFolderItems"
+  | "refreshFolder"
 >;
 
 export interface JellyfinTargetOptions extends LibraryCacheTuning {
@@ -35,11 +38,12 @@ export interface JellyfinTargetOptions extends LibraryCacheTuning {
 type PluginState = "unknown" | "present" | "absent";
 
 /**
- * Jellyfin. A scan reports the request's files when it named some (Jellyfin
- * then refreshes just those items), else the folder. Where the targeted-scans
- * plugin is installed, each path goes to its `POST /Library/ScanPath` first
- * (instant, no 60 s LibraryMonitorDelay); paths the plugin cannot place, and
- * every path when the plugin fails, go to `POST /Library/Media/Updated`.
+ * Jellyfin. Where the targeted-scans plugin is installed, each of the
+ * request's files (else the folder) goes to its `POST /Library/ScanPath`
+ * first (instant, no 60 s LibraryMonitorDelay). Without the plugin, or for
+ * paths it cannot place, the nearest folder item Jellyfin knows gets
+ * `POST /Items/{id}/Refresh` (also instant; media-browser/folder-scan.ts),
+ * and `POST /Library/Media/Updated` with the paths is the fallback.
  */
 export class JellyfinTarget extends CachedTarget {
   /** One call covers the folder, whatever library holds it. */
@@ -47,6 +51,7 @@ export class JellyfinTarget extends CachedTarget {
   readonly where: string;
   readonly afterScan?: AfterScanCapability;
   private readonly api: JellyfinApi;
+  private readonly folders: FolderScan;
   private plugin: PluginState = "unknown";
 
   constructor(options: JellyfinTargetOptions) {
@@ -55,6 +60,8 @@ export class JellyfinTarget extends CachedTarget {
     if (afterScan) this.afterScan = afterScan;
     this.api = api;
     this.where = api.where;
+    const clock = tuning.clock ?? systemClock;
+    this.folders = new FolderScan(api, { target: name, server: "Jellyfin", updateType: "Modified", clock, logger: this.logger });
   }
 
   /** What is known about the targeted-scans plugin (for logs, /health and tests). */
@@ -62,13 +69,13 @@ export class JellyfinTarget extends CachedTarget {
     return this.plugin;
   }
 
-  /** The key may report changes (an empty Media/Updated, the call a scan makes), and whether scans can be instant. */
+  /** The key may report changes (an empty Media/Updated, the fallback of a scan), and how scans reach the server. */
   async checkAccess(): Promise<string> {
     await this.recorded(() => this.api.checkScanAccess());
     const plugin = (await this.pluginPresent())
-      ? "the targeted-scans plugin answers (scans start at once)"
-      : "no targeted-scans plugin (Jellyfin waits out its LibraryMonitorDelay, 60 s by default, before it looks)";
-    return `API key accepted for scans; ${plugin}`;
+      ? "the targeted-scans plugin answers (its ScanPath comes first)"
+      : "no targeted-scans plugin";
+    return `API key accepted for scans; ${plugin}; scans refresh the nearest folder Jellyfin knows at once (an administrator's key; other keys fall back to reporting changes, which Jellyfin looks at after its LibraryMonitorDelay, 60 s by default)`;
   }
 
   /** Finds the items of `files` (sidecars: their videos') and sends each one `POST /Items/{id}/Refresh`. */
@@ -79,17 +86,21 @@ export class JellyfinTarget extends CachedTarget {
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
     const paths = files && files.length > 0 ? [...files] : [folder];
     let left = paths;
+    let way: string = "plugin";
     try {
       await this.refetchOnOutage(async () => {
         if (await this.pluginPresent()) left = await this.scanThroughPlugin(paths);
-        if (left.length > 0) await this.api.mediaUpdated(left.map((path) => ({ path, updateType: "Modified" })));
+        if (left.length > 0) {
+          const done = await this.folders.scan(folder, library, left);
+          way = done.kind === "refreshed" ? `refreshed ${done.item}` : `reported ${done.paths} paths`;
+        }
       });
     } catch (error) {
       // The server may come back with the plugin installed or removed: probe again next time.
       this.plugin = "unknown";
       throw error;
     }
-    const fields = { target: this.name, folder, library: library.title, plugin: paths.length - left.length, updated: left.length };
+    const fields = { target: this.name, folder, library: library.title, plugin: paths.length - left.length, way };
     this.logger?.debug(fields, "jellyfin scan requested");
   }
 
@@ -106,7 +117,7 @@ export class JellyfinTarget extends CachedTarget {
     return this.plugin === "present";
   }
 
-  /** Sends each path to ScanPath; returns the paths left for Media/Updated. */
+  /** Sends each path to ScanPath; returns the paths left for the folder refresh. */
   private async scanThroughPlugin(paths: string[]): Promise<string[]> {
     const left: string[] = [];
     for (const [i, path] of paths.entries()) {
@@ -119,7 +130,7 @@ export class JellyfinTarget extends CachedTarget {
         this.plugin = "unknown";
         this.logger?.warn(
           { target: this.name, path, err: namedMessageOf(error) },
-          "targeted-scans plugin failed; falling back to Media/Updated",
+          "targeted-scans plugin failed; refreshing the folder instead",
         );
         return [...left, ...paths.slice(i)];
       }

@@ -133,9 +133,28 @@ export class MediaBrowserClient implements ItemApi {
     return this.http.readJson(answer, action, readItemPage);
   }
 
+  /** One page of a library's folder items with their paths (`Filters=IsFolder`): where a scan's folder refresh looks on Jellyfin. */
+  async listFolderItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
+    const action = `list the folders of library ${parentId}`;
+    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, "folders", this.settings.itemsQueryExtra), action);
+    return this.http.readJson(answer, action, readItemPage);
+  }
+
   /** `POST /Items/{id}/Refresh`; 204 on success. */
   async refreshItem(id: string): Promise<void> {
     await this.http.call("POST", refreshQuery(id, this.settings.refreshQueryExtra), `refresh item ${id}`);
+  }
+
+  /**
+   * `POST /Items/{id}/Refresh` of a folder item, a scan's: the server
+   * validates the folder's children at once, without its LibraryMonitorDelay.
+   * False when the server no longer knows the item (404).
+   */
+  async refreshFolder(id: string, path: string): Promise<boolean> {
+    const answer = await this.http.call("POST", refreshQuery(id, this.settings.refreshQueryExtra), `refresh the folder ${path}`, {
+      pass: [404],
+    });
+    return answer.status !== 404;
   }
 
   /** `POST /Library/Media/Updated`: the server looks at each path again. Any 2xx is success. */

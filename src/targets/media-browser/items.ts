@@ -25,23 +25,24 @@ export const ITEM_PAGE_SIZE = 1_000;
 
 /**
  * The query of one page of a library's items with their paths (apis.md,
- * round3.md §4): recursive under the library's own item, folders left out
- * (`Filters=IsNotFolder`, in both servers' descriptions; Jellyfin's has no
- * `IsFolder`), no images, and `extra` (Jellyfin: no total count, which costs
- * it a second query; Emby's description has no such parameter).
+ * round3.md §4): recursive under the library's own item, the files only
+ * (`Filters=IsNotFolder`, in both servers' descriptions), the folders only
+ * (`Filters=IsFolder`) or the items of some types, no images, and `extra`
+ * (Jellyfin: no total count, which costs it a second query; Emby's
+ * description has no such parameter).
  */
 export function itemsQuery(
   parentId: string,
   start: number,
   limit: number,
-  types?: readonly string[],
+  what?: readonly string[] | "folders",
   extra: Readonly<Record<string, string>> = {},
 ): string {
   const query = new URLSearchParams({
     ParentId: parentId,
     Recursive: "true",
-    // The files (for item refresh), or the items of these types (set-up reads series and movie folders).
-    ...(types ? { IncludeItemTypes: types.join(",") } : { Filters: "IsNotFolder" }),
+    // The files (item refresh, confirmation), the folders (a scan's folder refresh) or some types (set-up's series and movie folders).
+    ...(what === "folders" ? { Filters: "IsFolder" } : what ? { IncludeItemTypes: what.join(",") } : { Filters: "IsNotFolder" }),
     Fields: "Path",
     EnableImages: "false",
     ...extra,

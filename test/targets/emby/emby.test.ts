@@ -12,7 +12,8 @@ const SHORT_TIMEOUT_MS = 300;
 let emby: FakeEmby;
 
 beforeEach(async () => {
-  emby = await startFakeEmby();
+  // A key Emby does not let refresh items: a scan goes through Media/Updated (the folder refresh: media-browser-folder-scan.test.ts).
+  emby = await startFakeEmby({ refreshForbidden: true });
 });
 
 afterEach(async () => {
@@ -66,7 +67,7 @@ describe("Emby libraries", () => {
   });
 });
 
-describe("Emby scans", () => {
+describe("Emby scans through Media/Updated, with a key that may not refresh items", () => {
   const movies: Library = { id: "3", title: "Movies", type: "unknown", locations: ["/media/Movies"] };
 
   it("reports the folder as Created when no files were named", async () => {
@@ -82,7 +83,7 @@ describe("Emby scans", () => {
   it("accepts 204 as well as 200 for success", async () => {
     // The description lists only 200; scanarr takes any 2xx, so a server answering otherwise is no failure.
     allowViolations(/Media\/Updated.*answers 204/);
-    const other = await startFakeEmby({ successStatus: 204 });
+    const other = await startFakeEmby({ successStatus: 204, refreshForbidden: true });
     try {
       const api = new EmbyApiClient({ baseUrl: other.url, token: other.token, urlKey: "URL", tokenKey: "TOKEN" });
       await target(api).scan("/media/Movies/X", movies);

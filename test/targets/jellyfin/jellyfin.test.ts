@@ -97,23 +97,28 @@ describe("Jellyfin libraries", () => {
   });
 });
 
-describe("Jellyfin scans through Media/Updated", () => {
+describe("Jellyfin scans through Media/Updated, with a key that may not refresh items (a plain user's)", () => {
+  /** A target with the user's token, and the Shows library as the API key lists it (a user may not). */
+  async function userTarget(): Promise<{ t: JellyfinTarget; library: Library }> {
+    return { t: target(client(jellyfin.userToken)), library: await shows(target()) };
+  }
+
   it("reports the folder when the request named no files, and Jellyfin answers 204", async () => {
-    const t = target();
-    await t.scan("/media/TV-Shows/Show/Season 1", await shows(t));
+    const { t, library } = await userTarget();
+    await t.scan("/media/TV-Shows/Show/Season 1", library);
     expect(jellyfin.mediaUpdates).toEqual([[{ path: "/media/TV-Shows/Show/Season 1", updateType: "Modified" }]]);
   });
 
   it("reports the named files instead of the folder, in one call", async () => {
-    const t = target();
+    const { t, library } = await userTarget();
     const files = ["/media/TV-Shows/Show/Season 1/S01E01.mkv", "/media/TV-Shows/Show/Season 1/S01E02.mkv"];
-    await t.scan("/media/TV-Shows/Show/Season 1", await shows(t), files);
+    await t.scan("/media/TV-Shows/Show/Season 1", library, files);
     expect(jellyfin.mediaUpdates).toEqual([files.map((path) => ({ path, updateType: "Modified" }))]);
   });
 
   it("reports the folder when the request's file list is empty", async () => {
-    const t = target();
-    await t.scan("/media/TV-Shows/Show", await shows(t), []);
+    const { t, library } = await userTarget();
+    await t.scan("/media/TV-Shows/Show", library, []);
     expect(jellyfin.mediaUpdates).toEqual([[{ path: "/media/TV-Shows/Show", updateType: "Modified" }]]);
   });
 

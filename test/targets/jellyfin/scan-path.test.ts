@@ -5,7 +5,8 @@ import { JellyfinApiClient } from "../../../src/targets/jellyfin/api.js";
 import { JellyfinTarget } from "../../../src/targets/jellyfin/jellyfin-target.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../../fakes/jellyfin.js";
 
-const SHOWS: Library = { id: "a6", title: "Shows", type: "tvshows", locations: ["/media/TV-Shows"] };
+// The fake's Shows library (its ItemId), which holds no items: a folder refresh goes to the library's own item.
+const SHOWS: Library = { id: "a656b907eb3a73532e40e44b968d0225", title: "Shows", type: "tvshows", locations: ["/media/TV-Shows"] };
 const SEASON = "/media/TV-Shows/Show/Season 1";
 const E1 = `${SEASON}/S01E01.mkv`;
 const E2 = `${SEASON}/S01E02.mkv`;
@@ -32,39 +33,44 @@ function makeTarget(token: string): JellyfinTarget {
 
 /** The plugin probe is a ScanPath call with an empty Path (the plugin answers 400 and scans nothing). */
 const probes = (): number => jellyfin.scanPathCalls.filter((path) => path === "").length;
+/** The folders whose items were refreshed, in order. */
+const refreshed = (): string[] => jellyfin.items.refreshes.map((r) => r.path);
 
 describe("the targeted-scans plugin", () => {
-  it("is detected once and then used for every named file instead of Media/Updated", async () => {
+  it("is detected once and then used for every named file, with no folder refresh and no Media/Updated", async () => {
     await target.scan(SEASON, SHOWS, [E1, E2]);
     await target.scan(SEASON, SHOWS);
     expect(target.pluginState()).toBe("present");
     expect(jellyfin.scanPaths).toEqual([E1, E2, SEASON]);
+    expect(refreshed()).toEqual([]);
     expect(jellyfin.mediaUpdates).toEqual([]);
     expect(probes()).toBe(1);
   });
 
-  it("is found absent on a stock server, which then gets Media/Updated without a second probe", async () => {
+  it("is found absent on a stock server, whose known folder is then refreshed without a second probe", async () => {
     jellyfin.setPlugin(false);
+    jellyfin.addItem(`${SEASON}/S01E00.mkv`);
     await target.scan(SEASON, SHOWS, [E1]);
     await target.scan(SEASON, SHOWS);
     expect(target.pluginState()).toBe("absent");
-    expect(jellyfin.mediaUpdates).toEqual([[{ path: E1, updateType: "Modified" }], [{ path: SEASON, updateType: "Modified" }]]);
+    expect(refreshed()).toEqual([SEASON, SEASON]);
+    expect(jellyfin.mediaUpdates).toEqual([]);
     expect(jellyfin.requests.filter((r) => r.url === "/Library/ScanPath")).toHaveLength(1);
   });
 
-  it("sends paths the plugin cannot place to Media/Updated and keeps using the plugin", async () => {
+  it("refreshes the folder for paths the plugin cannot place and keeps using the plugin", async () => {
     jellyfin.setScanPathStatus(E2, "PathNotFound");
     await target.scan(SEASON, SHOWS, [E1, E2]);
     expect(jellyfin.scanPaths).toEqual([E1]);
-    expect(jellyfin.mediaUpdates).toEqual([[{ path: E2, updateType: "Modified" }]]);
+    expect(refreshed()).toEqual(["/media/TV-Shows"]);
     expect(target.pluginState()).toBe("present");
   });
 
-  it("falls back to Media/Updated for the rest when the plugin fails, and probes again next time", async () => {
+  it("refreshes the folder for the rest when the plugin fails, and probes again next time", async () => {
     jellyfin.setScanPathStatus(E2, "Failed");
     await target.scan(SEASON, SHOWS, [E1, E2]);
     expect(jellyfin.scanPaths).toEqual([E1]);
-    expect(jellyfin.mediaUpdates).toEqual([[{ path: E2, updateType: "Modified" }]]);
+    expect(refreshed()).toEqual(["/media/TV-Shows"]);
     expect(target.pluginState()).toBe("unknown");
     await target.scan(SEASON, SHOWS);
     expect(target.pluginState()).toBe("present");
@@ -75,12 +81,12 @@ describe("the targeted-scans plugin", () => {
     await target.scan(SEASON, SHOWS, [E1]);
     jellyfin.setPlugin(false);
     await target.scan(SEASON, SHOWS, [E2]);
-    expect(jellyfin.mediaUpdates).toEqual([[{ path: E2, updateType: "Modified" }]]);
+    expect(refreshed()).toEqual(["/media/TV-Shows"]);
     await target.scan(SEASON, SHOWS);
     expect(target.pluginState()).toBe("absent");
   });
 
-  it("re-checks after Media/Updated failed, and finds a plugin installed meanwhile", async () => {
+  it("re-checks after a scan failed, and finds a plugin installed meanwhile", async () => {
     jellyfin.setPlugin(false);
     await target.scan(SEASON, SHOWS);
     await jellyfin.setAvailability("down");
@@ -99,12 +105,12 @@ describe("the targeted-scans plugin", () => {
     expect(jellyfin.mediaUpdates).toEqual([]);
   });
 
-  it("times out a hung plugin call once, without waiting on Media/Updated too, and probes again on the retry", async () => {
+  it("times out a hung plugin call once, without waiting on the folder's lookup or Media/Updated too, and probes again on the retry", async () => {
     await target.scan(SEASON, SHOWS, [E1]);
     await jellyfin.setAvailability("hang");
     await expect(target.scan(SEASON, SHOWS, [E2])).rejects.toThrow(`did not answer within ${TIMEOUT_MS} ms`);
     expect(target.pluginState()).toBe("unknown");
-    expect(jellyfin.requests.filter((r) => r.url === "/Library/Media/Updated")).toEqual([]);
+    expect(jellyfin.requests.filter((r) => r.url === "/Library/Media/Updated" || r.url.startsWith("/Items"))).toEqual([]);
     await jellyfin.setAvailability("up");
     await target.scan(SEASON, SHOWS, [E2]);
     expect(jellyfin.scanPaths).toEqual([E1, E2]);
@@ -119,9 +125,9 @@ describe("the targeted-scans plugin", () => {
     expect(target.pluginState()).toBe("unknown");
   });
 
-  it("falls back to Media/Updated when the probe gets a server error", async () => {
+  it("goes on to the folder's lookup, then Media/Updated, when the probe and the lookup get a server error", async () => {
     await jellyfin.setAvailability("down");
     await expect(target.scan(SEASON, SHOWS)).rejects.toThrow("answered 503");
-    expect(jellyfin.requests.map((r) => r.url)).toEqual(["/Library/ScanPath", "/Library/Media/Updated"]);
+    expect(jellyfin.requests.map((r) => r.url.split("?")[0])).toEqual(["/Library/ScanPath", "/Items", "/Library/Media/Updated"]);
   });
 });
