@@ -62,7 +62,14 @@ export async function startOtherServers(seasons: readonly string[] = []): Promis
   };
 }
 
-/** Each path a scan reached the server with, in order: Media/Updated's entries, and the folders whose items were refreshed. */
+/**
+ * Each path a scan reached the server with: the folders whose items were
+ * refreshed, and Media/Updated's entries, leaving out an entry naming a
+ * folder that was refreshed (a folder-only scan's companion report, which
+ * lets the server's own walk find a folder that is gone).
+ */
 export function scannedPaths(server: FakeJellyfin | FakeEmby): string[] {
-  return [...server.mediaUpdates.flatMap((call) => call.map((u) => u.path)), ...server.items.refreshes.map((r) => r.path)];
+  const refreshed = server.items.refreshes.map((r) => r.path);
+  const known = new Set(refreshed);
+  return [...server.mediaUpdates.flatMap((call) => call.map((u) => u.path)).filter((p) => !known.has(p)), ...refreshed];
 }

@@ -107,6 +107,19 @@ describe.each(KINDS)("a $server scan refreshes the nearest folder the server kno
     expect(await s.lists(E2)).toBe(true);
   });
 
+  it("reports a folder-only scan of a known folder too (a deleted series): the refresh validates only the folder's children, the server's walk after Media/Updated removes the folder from its parent", async () => {
+    const s = await setUp(kind);
+    s.fake.addItem(E1);
+    // The series was deleted: nothing of it is on the disk any more.
+    await s.target.scan(`${ROOT}/Show`, s.library);
+    expect(s.refreshed()).toEqual([`${ROOT}/Show`]);
+    expect(s.fake.mediaUpdates.flat().map((u) => u.path)).toEqual([`${ROOT}/Show`]);
+    // A folder-only scan of a folder the server does not know refreshes its parent alone, which covers it.
+    await s.target.scan(`${ROOT}/Other Show`, s.library);
+    expect(s.refreshed()).toEqual([`${ROOT}/Show`, ROOT]);
+    expect(s.fake.mediaUpdates).toHaveLength(1);
+  });
+
   it("reaches the right item for folder names with quotes, #, ?, % and accents", async () => {
     const s = await setUp(kind);
     const odd = `${ROOT}/Amélie & "Co" #1 ?why 100%/Saison 1`;
@@ -187,9 +200,10 @@ describe("the nearest known folder, by whole path components", () => {
 
   it("never takes a sibling that shares a prefix, and stops at the library's own item", async () => {
     const lookup = lookupOf({ "/TV/Show": "show" });
-    expect(await lookup.nearest("/TV/Show 2/Season 1/", library)).toEqual({ id: "lib", path: "/TV", library: true });
-    expect(await lookup.nearest("/TV/Show/Season 1", library)).toEqual({ id: "show", path: "/TV/Show", library: false });
-    expect(await lookup.nearest("/TV", library)).toEqual({ id: "lib", path: "/TV", library: true });
+    expect(await lookup.nearest("/TV/Show 2/Season 1/", library)).toEqual({ id: "lib", path: "/TV", library: true, itself: false });
+    expect(await lookup.nearest("/TV/Show/Season 1", library)).toEqual({ id: "show", path: "/TV/Show", library: false, itself: false });
+    expect(await lookup.nearest("/TV/Show/", library)).toEqual({ id: "show", path: "/TV/Show", library: false, itself: true });
+    expect(await lookup.nearest("/TV", library)).toEqual({ id: "lib", path: "/TV", library: true, itself: true });
   });
 
   it("walks Windows paths in their own form", async () => {
@@ -198,6 +212,7 @@ describe("the nearest known folder, by whole path components", () => {
       id: "show",
       path: "D:\\Media\\TV\\Show",
       library: false,
+      itself: false,
     });
   });
 });

@@ -19,6 +19,8 @@ export interface FolderItem {
   path: string;
   /** True when it is the library's own item (a new top folder: the server validates the whole library). */
   library: boolean;
+  /** True when it is the scan's folder itself, not one above it. */
+  itself: boolean;
 }
 
 /**
@@ -68,12 +70,12 @@ export function createFolderLookup(api: FolderItemApi, clock: Clock) {
     async nearest(folder: string, library: Library): Promise<FolderItem> {
       const start = trimmed(folder);
       const location = library.locations.map(trimmed).find((l) => start === l || isUnder(start, l));
-      const libraryItem = { id: library.id, path: location ?? start, library: true };
+      const libraryItem = { id: library.id, path: location ?? start, library: true, itself: start === location };
       if (location === undefined) return libraryItem;
       const known = api.findItemByPath ? undefined : await foldersOf(library, start);
       for (let path = start; path !== location && isUnder(path, location); path = parentOf(path)) {
         const id = known ? known.get(path) : await api.findItemByPath?.(library.id, path);
-        if (id !== undefined) return { id, path, library: false };
+        if (id !== undefined) return { id, path, library: false, itself: path === start };
       }
       return libraryItem;
     },

@@ -56,14 +56,23 @@ export class FolderScan {
   /** Scans `folder` (in `library`); `paths` are what Media/Updated names if it comes to that (the named files, or the folder). */
   async scan(folder: string, library: Library, paths: readonly string[]): Promise<FolderScanWay> {
     if (!this.refused) {
-      const refreshed = await this.refresh(folder, library);
+      const refreshed = await this.refresh(folder, library, paths.length === 1 && paths[0] === folder);
       if (refreshed) return refreshed;
     }
     await this.api.mediaUpdated(paths.map((path) => ({ path, updateType: this.options.updateType })));
     return { kind: "updated", paths: paths.length };
   }
 
-  private async refresh(folder: string, library: Library): Promise<FolderScanWay | undefined> {
+  /**
+   * `folderOnly`: the request named only the folder, which may be gone (a
+   * series deleted in Sonarr, a folder autoscan names). A refresh validates
+   * an item's children, never the item itself: a vanished folder leaves only
+   * through its parent's refresh. So when the folder's own item is
+   * refreshed, Media/Updated names it too, and the server's walk after its
+   * wait climbs to a parent that still exists (for a folder that is there, a
+   * second look at that one folder).
+   */
+  private async refresh(folder: string, library: Library, folderOnly: boolean): Promise<FolderScanWay | undefined> {
     const { target, server, logger } = this.options;
     let item: FolderItem;
     try {
@@ -75,7 +84,10 @@ export class FolderScan {
       return undefined;
     }
     try {
-      if (await this.api.refreshFolder(item.id, item.path)) return { kind: "refreshed", item: item.path, library: item.library };
+      if (await this.api.refreshFolder(item.id, item.path)) {
+        if (folderOnly && item.itself) await this.api.mediaUpdated([{ path: folder, updateType: this.options.updateType }]);
+        return { kind: "refreshed", item: item.path, library: item.library };
+      }
       this.lookup.forget(library.id);
       logger?.info({ target, folder, item: item.path }, `${server} no longer knows the folder's item; reporting the folder instead`);
       return undefined;
