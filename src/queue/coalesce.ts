@@ -27,6 +27,10 @@ export type CoalesceResult = { kind: "created" | "merged" | "covered"; scanId: n
  * it in; otherwise it becomes a new open scan that absorbs open descendants
  * (and their files). Costs one index seek when the folder is open already;
  * otherwise one IN lookup over its ancestors and one index range scan.
+ * A new scan whose request names imports to wait for (`heldForFiles`) is
+ * written waiting, its deliveries held, rather than written pending and
+ * moved at once (attachFiles), which wrote five index entries and removed
+ * them again.
  */
 export function coalesceRequest(
   ctx: CoalesceContext,
@@ -35,6 +39,7 @@ export function coalesceRequest(
   now: number,
   maxWaitMs = ctx.maxWaitMs,
   dueNow = false,
+  heldForFiles = false,
 ): CoalesceResult {
   const holder = findOpenHolder(ctx, incoming.folder);
   if (holder) {
@@ -63,9 +68,11 @@ export function coalesceRequest(
     merged.lastRequestedAt,
     merged.dueAt,
     scanFolder ? 1 : 0,
+    heldForFiles ? "waiting" : "none",
   );
   const scanId = Number(lastInsertRowid);
-  for (const target of ctx.targets) ctx.st.insertDelivery.run(scanId, target, "pending", merged.priority, merged.dueAt, now);
+  const state = heldForFiles ? "waiting" : "pending";
+  for (const target of ctx.targets) ctx.st.insertDelivery.run(scanId, target, state, merged.priority, merged.dueAt, now);
   for (const child of children) absorbScan(ctx, scanId, child, now);
   return { kind: "created", scanId, folder: merged.folder, dueAt: merged.dueAt };
 }

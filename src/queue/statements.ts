@@ -30,9 +30,10 @@ export function prepareStatements(db: Database) {
       `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?`,
     ).raw(true),
     scanById: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
-    insertScan: p<[string, number, number, string, string, number, number, number, number]>(
-      `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder)
-       VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // files_state 'none', or 'waiting' for a scan created by a request naming imports to wait for (checks from zero).
+    insertScan: p<[string, number, number, string, string, number, number, number, number, string]>(
+      `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder, files_state)
+       VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // A request that is not only sidecars merged in: the folder is scanned.
     needFolderScan: p<[number]>("UPDATE scan_queue SET scan_folder = 1 WHERE id = ? AND scan_folder = 0"),
