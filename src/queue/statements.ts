@@ -10,18 +10,7 @@ import { OPEN_SCAN_COLUMNS } from "./open-scan.js";
  */
 export function prepareStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
-  const openAmong: Statement<string[]>[] = [];
   return {
-    /**
-     * The open scans among `n` folders: one statement per count, prepared at its first use, with
-     * the folders as plain parameters (a JSON array through json_each cost more than the lookup).
-     */
-    openAmong: (n: number): Statement<string[]> => {
-      openAmong[n] ??= p<string[]>(
-        `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (${Array(n).fill("?").join(", ")})`,
-      ).raw(true);
-      return openAmong[n];
-    },
     // The open-scan lookups answer raw rows of OPEN_SCAN_COLUMNS (open-scan.ts).
     openFolder: p<[string]>(
       `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?`,
