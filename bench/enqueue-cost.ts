@@ -1,7 +1,7 @@
 /**
  * The SQL part of a webhook's cost (issue 26), without HTTP in the way: the
  * ScanQueue and group commit as `serve` builds them (one target, a 1-hour
- * delay), on a real SQLite file, fed the requests the one ingest pipeline
+ * delay, file checks on as by default), on a real SQLite file, fed the requests the one ingest pipeline
  * makes of Sonarr Download webhooks over 100 series × 2 season folders (the
  * folders of `ingest.ts --wrk`). Each round sends `batches` group commits
  * of 64 requests (64 connections' worth, enqueued in one turn, awaited
@@ -28,6 +28,7 @@ import { createIngest } from "../src/ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../src/ingest/sources.js";
 import { systemClock } from "../src/lib/clock.js";
 import { silentLogger } from "../src/lib/logger.js";
+import { fileCheckPolicyOf } from "../src/mount/mount-safety.js";
 import { BENCH_PASS, benchConfig } from "./lib/bench-config.js";
 import { makeTempDir, onCleanup, runCleanup } from "./lib/cleanup.js";
 import type { Database } from "better-sqlite3";
@@ -84,6 +85,8 @@ async function queuesOf(root: string): Promise<QueueFactory> {
       clock: systemClock,
       targets: ["plex"],
       delayMs: config.SERVER_SCAN_DELAY * 1000,
+      // File checks as serve's default config has them (automatic): a named import holds its scan.
+      fileChecks: fileCheckPolicyOf(config),
       logger: silentLogger(),
     });
     return { db, sink: createGroupCommit(queue, (fn: () => unknown) => queue.batch(fn), ScanQueue.checkRequests) };

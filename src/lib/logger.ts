@@ -9,7 +9,10 @@ export type LogFormat = "pretty" | "json";
  * they appear (OAuth answers, the pass). The config's secrets come from its
  * schema (config/secrets.ts secretLogPaths), passed in `redact`.
  */
-const REDACT = ["pass", "token", "access_token", "refresh_token", "client_secret", "*.access_token", "*.refresh_token"];
+const REDACT = ["pass", "token", "access_token", "refresh_token", "client_secret"];
+/** An OAuth answer's tokens are also censored one level down, under any field (`{ answer: { access_token } }`). */
+const NESTED_SECRETS = ["access_token", "refresh_token"] as const;
+const CENSOR = "[redacted]";
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -31,11 +34,39 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
   const destination = options.destination ?? process.stderr;
-  const base = { level, redact: { paths: [...REDACT, ...(options.redact ?? [])], censor: "[redacted]" }, base: undefined };
+  const base = {
+    level,
+    redact: { paths: [...REDACT, ...(options.redact ?? [])], censor: CENSOR },
+    formatters: { log: censorNested },
+    base: undefined,
+  };
   const batch = options.batch ?? (destination === process.stderr || destination === process.stdout);
   const write = batch ? batchedWriter(destination) : (line: string) => void destination.write(line);
   if (options.format === "json") return pino(base, jsonStream(write));
   return pino(base, prettyStream(write, options.color ?? false));
+}
+
+/**
+ * `fields` with NESTED_SECRETS censored in every object field, copied only
+ * when one is there. pino's own `*.access_token` path ran a redactor over
+ * every field of every line, strings included: 5.5 of a webhook line's 7 µs.
+ * A child logger's bindings get the top-level paths only (pino gives them no
+ * formatter): bind names, never an answer.
+ */
+function censorNested(fields: Record<string, unknown>): Record<string, unknown> {
+  let out = fields;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === null || typeof value !== "object" || !NESTED_SECRETS.some((name) => Object.hasOwn(value, name))) continue;
+    // Same prototype and descriptors: an Error keeps its message and stack for pino's err serializer.
+    const censored = Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as Record<string, unknown>;
+    for (const name of NESTED_SECRETS) {
+      if (Object.hasOwn(censored, name)) Object.defineProperty(censored, name, { value: CENSOR, enumerable: true, writable: true });
+    }
+    if (out === fields) out = { ...fields };
+    out[key] = censored;
+  }
+  return out;
 }
 
 /**

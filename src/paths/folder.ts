@@ -1,5 +1,5 @@
 import { extensionOf, KNOWN_FILE_EXTENSIONS } from "./extensions.js";
-import { formatPath, parentOf, parsePath } from "./parse.js";
+import { formatPath, parentOf, parsePath, type ParsedPath } from "./parse.js";
 
 /** Whether a file name ends in an extension a media library holds. */
 export function isKnownFileName(name: string): boolean {
@@ -20,7 +20,10 @@ export interface PathKind {
  */
 export function classifyPath(serverPath: string, isDirectory?: boolean): PathKind {
   if (isDirectory !== undefined) return { isFile: !isDirectory, why: `the request said it is a ${isDirectory ? "folder" : "file"}` };
-  const parsed = parsePath(serverPath);
+  return classifyParsed(parsePath(serverPath));
+}
+
+function classifyParsed(parsed: ParsedPath): PathKind {
   const last = parsed.parts[parsed.parts.length - 1];
   if (last === undefined) return { isFile: false, why: "it is a root" };
   if (parsed.trailingSlash) return { isFile: false, why: "it ends with a separator" };
@@ -33,6 +36,7 @@ export function classifyPath(serverPath: string, isDirectory?: boolean): PathKin
 /** The folder to scan for a request about `serverPath`: a file's parent, or a folder itself (see classifyPath). */
 export function folderToScan(serverPath: string, isDirectory?: boolean): string {
   const parsed = parsePath(serverPath);
-  const folder = classifyPath(serverPath, isDirectory).isFile ? parentOf(parsed) : { ...parsed, trailingSlash: false };
+  const isFile = isDirectory === undefined ? classifyParsed(parsed).isFile : !isDirectory;
+  const folder = isFile ? parentOf(parsed) : { ...parsed, trailingSlash: false };
   return formatPath(folder);
 }

@@ -66,17 +66,23 @@ export function isAbsolutePath(path: ParsedPath): boolean {
   return path.style === "posix" || (path.style === "windows" && path.root !== NO_DRIVE_ROOT);
 }
 
+// Printable ASCII: no control character, one byte a character, no surrogate, already NFC. Most paths are.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 export function parsePath(raw: string): ParsedPath {
-  const control = controlCharacterIn(raw);
-  if (control !== undefined) throw new PathSyntaxError(control);
-  if (Buffer.byteLength(raw, "utf8") > MAX_PATH_BYTES) throw new PathSyntaxError(`is longer than ${MAX_PATH_BYTES} bytes`);
-  if (LONE_SURROGATE.test(raw)) throw new PathSyntaxError("is not valid Unicode (a lone surrogate)");
-  const text = raw.normalize("NFC");
+  // The checks below, in one pass for most paths (about half of a parse's cost, and a webhook parses its paths about 8 times).
+  const plain = raw.length <= MAX_PATH_BYTES && PRINTABLE_ASCII.test(raw);
+  if (!plain) {
+    const control = controlCharacterIn(raw);
+    if (control !== undefined) throw new PathSyntaxError(control);
+    if (Buffer.byteLength(raw, "utf8") > MAX_PATH_BYTES) throw new PathSyntaxError(`is longer than ${MAX_PATH_BYTES} bytes`);
+    if (LONE_SURROGATE.test(raw)) throw new PathSyntaxError("is not valid Unicode (a lone surrogate)");
+  }
+  const text = plain ? raw : raw.normalize("NFC");
   if (text.trim() === "") throw new PathSyntaxError("is empty");
   const style = styleOf(text);
   const [root, rest] = splitRoot(text, style);
-  const separator = style === "windows" ? /[\\/]/ : /\//;
-  const parts = rest.split(separator).filter((p) => p !== "" && p !== ".");
+  const parts = (style === "windows" ? rest.split(/[\\/]/) : rest.split("/")).filter((p) => p !== "" && p !== ".");
   if (parts.includes("..")) throw new PathSyntaxError("contains a '..' segment");
   const trailingSlash = style === "windows" ? /[\\/]$/.test(rest) : rest.endsWith("/");
   return { style, root, parts, trailingSlash: trailingSlash && parts.length > 0 };

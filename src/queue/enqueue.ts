@@ -2,7 +2,7 @@ import type { EnqueueOutcome, ScanRequest } from "../domain.js";
 import { coalesceRequest, type CoalesceContext } from "./coalesce.js";
 import type { PriorityOf } from "./priority.js";
 import { defaultMaxWaitMs } from "./scan-queue-options.js";
-import { attachFiles } from "./scan-files.js";
+import { attachFiles, holdsForFiles } from "./scan-files.js";
 import { recordOrigins } from "./scan-requests.js";
 
 /**
@@ -24,6 +24,9 @@ export function enqueueRequests(
   requests.forEach((request, i) => {
     const folder = folders[i] as string;
     const delayMs = request.delayMs ?? ctx.delayMs;
+    const files = request.files ?? [];
+    const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
+    const held = holdsForFiles(ctx.gateFiles, files, intent);
     const result = coalesceRequest(
       ctx,
       request.scanFolder !== false,
@@ -41,9 +44,9 @@ export function enqueueRequests(
       // A source's longer DELAY brings its own cap, or SERVER_SCAN_DELAY's would cut it short.
       delayMs === ctx.delayMs ? ctx.maxWaitMs : Math.max(ctx.maxWaitMs, defaultMaxWaitMs(delayMs)),
       request.dueNow === true,
+      held,
     );
-    const intent = { deletion: request.deletion ?? false, refresh: request.refresh ?? false };
-    attachFiles(ctx.fst, result.scanId, request.files ?? [], intent, ctx.gateFiles, now);
+    attachFiles(ctx.fst, result.scanId, files, intent, ctx.gateFiles, now, held && result.kind === "created");
     const origins = request.origins ?? (request.files?.length ? request.files : [folder]).map((p) => ({ path: p, mapped: p }));
     recordOrigins(ctx.rst, result.scanId, origins, request.source, request.event, now);
     (result.kind === "covered" ? covered : queued).add(folder);

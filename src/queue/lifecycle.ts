@@ -79,8 +79,8 @@ export const DELIVERY = {
   createWaiting: {
     from: [],
     to: "waiting",
-    when: "a target is added to the config while the scan waits for its files",
-    by: ["statements.addMissingDeliveries"],
+    when: "the scan is created by a request naming imports not yet visible, or a target is added to the config while the scan waits for its files",
+    by: ["statements.insertDelivery", "statements.addMissingDeliveries"],
   },
   hold: { from: ["pending"], to: "waiting", when: "the scan names imports not yet visible", by: ["scan-files.holdDeliveries"] },
   release: {
@@ -131,7 +131,13 @@ export const DELIVERY = {
 
 /** The file-check machine (`scan_queue.files_state`), beside the scan's own state while it is open or closed. */
 export const FILES = {
-  create: { from: [], to: "none", when: "the scan is created (the column's default)", by: ["statements.insertScan"] },
+  create: { from: [], to: "none", when: "the scan is created", by: ["statements.insertScan"] },
+  createWaiting: {
+    from: [],
+    to: "waiting",
+    when: "the scan is created by a request naming imports not yet visible",
+    by: ["statements.insertScan"],
+  },
   wait: {
     from: FILES_STATES,
     to: "waiting",

@@ -69,10 +69,16 @@ export interface FileIntent {
   refresh: boolean;
 }
 
+/** Whether naming `files` makes a scan wait for them: imports, with file checks on. */
+export function holdsForFiles(gate: boolean, files: readonly string[], intent: FileIntent): boolean {
+  return gate && !intent.deletion && files.length > 0;
+}
+
 /**
  * Remembers `files` with scan `scanId`. When file checks are on and an import
  * is not yet known to be visible, the scan waits for it: checks start again
- * from zero (at the scan's due time) and its deliveries are held.
+ * from zero (at the scan's due time) and its deliveries are held, unless the
+ * scan was created waiting by this request (`createdHeld`).
  */
 export function attachFiles(
   fst: FileStatements,
@@ -81,6 +87,7 @@ export function attachFiles(
   intent: FileIntent,
   gate: boolean,
   now: number,
+  createdHeld = false,
 ): void {
   const { deletion } = intent;
   const flags = { deletion: deletion ? 1 : 0, refresh: intent.refresh && !deletion ? 1 : 0 };
@@ -93,7 +100,7 @@ export function attachFiles(
     const refresh = deletion ? 0 : Math.max(row.refresh, flags.refresh);
     if (row.deletion !== flags.deletion || row.seen !== 0 || row.refresh !== refresh) fst.updateFile.run(flags.deletion, refresh, row.id);
   }
-  if (!gate || deletion || files.length === 0) return;
+  if (createdHeld || !holdsForFiles(gate, files, intent)) return;
   fst.waitForFiles.run(0, scanId);
   fst.holdDeliveries.run(now, scanId);
 }

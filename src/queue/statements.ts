@@ -10,18 +10,7 @@ import { OPEN_SCAN_COLUMNS } from "./open-scan.js";
  */
 export function prepareStatements(db: Database) {
   const p = <P extends unknown[] = unknown[]>(sql: string): Statement<P> => db.prepare<P>(sql);
-  const openAmong: Statement<string[]>[] = [];
   return {
-    /**
-     * The open scans among `n` folders: one statement per count, prepared at its first use, with
-     * the folders as plain parameters (a JSON array through json_each cost more than the lookup).
-     */
-    openAmong: (n: number): Statement<string[]> => {
-      openAmong[n] ??= p<string[]>(
-        `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder IN (${Array(n).fill("?").join(", ")})`,
-      ).raw(true);
-      return openAmong[n];
-    },
     // The open-scan lookups answer raw rows of OPEN_SCAN_COLUMNS (open-scan.ts).
     openFolder: p<[string]>(
       `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder = ?`,
@@ -30,9 +19,10 @@ export function prepareStatements(db: Database) {
       `SELECT ${OPEN_SCAN_COLUMNS} FROM scan_queue INDEXED BY scan_queue_open_folder WHERE state = 'open' AND folder >= ? AND folder < ? AND folder <> ?`,
     ).raw(true),
     scanById: p<[number]>("SELECT * FROM scan_queue WHERE id = ?"),
-    insertScan: p<[string, number, number, string, string, number, number, number, number]>(
-      `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder)
-       VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // files_state 'none', or 'waiting' for a scan created by a request naming imports to wait for (checks from zero).
+    insertScan: p<[string, number, number, string, string, number, number, number, number, string]>(
+      `INSERT INTO scan_queue (folder, state, priority, requests, source, event, first_requested_at, last_requested_at, due_at, scan_folder, files_state)
+       VALUES (?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     // A request that is not only sidecars merged in: the folder is scanned.
     needFolderScan: p<[number]>("UPDATE scan_queue SET scan_folder = 1 WHERE id = ? AND scan_folder = 0"),

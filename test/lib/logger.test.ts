@@ -79,3 +79,21 @@ describe("lines are written together", () => {
     expect(JSON.parse(stderr.trim())).toMatchObject({ code: 7, msg: "the last words" });
   });
 });
+
+describe("OAuth tokens never reach a line", () => {
+  it("censors access_token and refresh_token at the top and one level down under any field, and leaves the rest as it was", async () => {
+    const { logger, text } = capture("json");
+    const answer = { access_token: "ya29.secret-access", refresh_token: "1//secret-refresh", expires_in: 3599 };
+    const failure = Object.assign(new Error("token refresh failed"), { access_token: "ya29.in-an-error" });
+    logger.info({ answer, access_token: "ya29.top", source: "drive", err: failure }, "token answer");
+    const out = await text();
+    expect(out).not.toMatch(/ya29|1\/\/secret/);
+    const line = JSON.parse(out) as { answer: Record<string, unknown>; access_token: string; source: string; err: Record<string, unknown> };
+    expect(line.answer).toEqual({ access_token: "[redacted]", refresh_token: "[redacted]", expires_in: 3599 });
+    expect(line.access_token).toBe("[redacted]");
+    expect(line.source).toBe("drive");
+    expect(line.err).toMatchObject({ message: "token refresh failed", access_token: "[redacted]" });
+    // The caller's objects are left as they were.
+    expect(answer.access_token).toBe("ya29.secret-access");
+  });
+});

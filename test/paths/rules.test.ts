@@ -55,6 +55,9 @@ describe("one set of path rules for the mapper, the queue and the *arr joins", (
     const name = "é".repeat(2_000); // 4,000 bytes
     expect(() => parsePath(`/${name}/${"x".repeat(100)}`)).toThrow(/longer than 4096 bytes/);
     expect(parsePath(`/${name}`).parts).toEqual([name]);
+    // Plain ASCII takes a shorter way through the checks: the same bound.
+    expect(parsePath(`/${"a".repeat(4_095)}`).parts).toEqual(["a".repeat(4_095)]);
+    expect(() => parsePath(`/${"a".repeat(4_096)}`)).toThrow(/longer than 4096 bytes/);
     const mapper = createPathMapper({ [`/${"m".repeat(200)}/`]: ["/tv/"] });
     expect(() => mapper.toServerPath(`/tv/${name}`)).toThrow(/maps to .*, which is longer than 4096 bytes/);
   });

@@ -111,6 +111,26 @@ describe("file-exists checks", () => {
     expect(files.rounds).toEqual([[FILE, late], [late]]);
   });
 
+  it("writes a new scan naming an import waiting, its deliveries held, and one naming only deletions or a folder ready to go", () => {
+    const db = tempDatabase().db;
+    const { queue } = setup({}, [], db);
+    const gone = "/data/TV/Other/Season 1/Other - S01E01.mkv";
+    queue.enqueue([importOf(FILE)]);
+    queue.enqueue([{ folder: "/data/TV/Other/Season 1", source: "sonarr", event: "EpisodeFileDelete", files: [gone], deletion: true }]);
+    queue.enqueue([{ folder: "/data/Movies/Film (2020)", source: "manual", event: "Manual" }]);
+    const rows = db
+      .prepare(
+        `SELECT s.folder, s.files_state AS files, s.file_checks AS checks, s.file_check_at AS checkAt, d.state AS delivery
+         FROM scan_queue s JOIN scan_delivery d ON d.scan_id = s.id ORDER BY s.id`,
+      )
+      .all();
+    expect(rows).toEqual([
+      { folder: FOLDER, files: "waiting", checks: 0, checkAt: 0, delivery: "waiting" },
+      { folder: "/data/TV/Other/Season 1", files: "none", checks: 0, checkAt: 0, delivery: "pending" },
+      { folder: "/data/Movies/Film (2020)", files: "none", checks: 0, checkAt: 0, delivery: "pending" },
+    ]);
+  });
+
   it("resumes its checks where they were after a restart", async () => {
     const files = tempDatabase();
     const first = setup({}, [], files.db);
