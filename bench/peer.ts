@@ -19,11 +19,15 @@
  * run it; `--source` runs src/ through tsx instead, as the other benches do
  * (tsx and the modules it compiles add to the RSS).
  *
+ * `--with "<NAME=value ...> <node flags ...>"` adds scanarr started with those
+ * environment variables and node flags as one more server, to weigh them
+ * against scanarr without them in the same run.
+ *
  * autoscan is not built here: pass a binary built from its source
  * (`--autoscan`); `--autoscan-rollback` adds a second build as a fourth
  * server (the SQLite journal it ships with, for reference).
  *
- *   node --import tsx bench/peer.ts --autoscan <binary> [--autoscan-rollback <binary>] [--rounds 3] [--cold 8] [--seconds 8] [--connections 64] [--folders new|open] [--source]
+ *   node --import tsx bench/peer.ts --autoscan <binary> [--autoscan-rollback <binary>] [--rounds 3] [--cold 8] [--seconds 8] [--connections 64] [--folders new|open] [--source] [--with "<NAME=value ...> <node flags ...>"]
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -50,6 +54,7 @@ const coldSeconds = Number(option("--cold") ?? 8);
 const seconds = Number(option("--seconds") ?? 8);
 const connections = Number(option("--connections") ?? 64);
 const fromSource = args.includes("--source");
+const withWords = option("--with")?.split(" ").filter(Boolean);
 // The loads of `ingest.ts --wrk`; new folders by default here.
 const layout: FileLayout = option("--folders") === "open" ? WRK_LAYOUTS.open : WRK_LAYOUTS.new;
 
@@ -79,6 +84,15 @@ async function measure(server: PeerServer, script: string, runSeconds: number, f
   return { ...result, cpuUsPerReq: (cpu * 1e6) / answered, rssAfter: mb(readRssBytes(server.pid)) };
 }
 
+/** `--with`'s words: NAME=value ones are environment variables, the rest node flags. */
+function startOptionsOf(words: string[]): { env: Record<string, string>; nodeFlags: string[] } {
+  const assignments = words.filter((word) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+  return {
+    env: Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)])),
+    nodeFlags: words.filter((word) => !assignments.includes(word)),
+  };
+}
+
 const wrk = ensureWrk();
 if (!fromSource) buildDist();
 try {
@@ -91,6 +105,15 @@ try {
       route: PEER_ROUTES.scanarr,
       start: () => startScanarrPeer(plex, !fromSource),
     },
+    ...(withWords
+      ? [
+          {
+            name: `scanarr + ${withWords.join(" ")}`,
+            route: PEER_ROUTES.scanarr,
+            start: () => startScanarrPeer(plex, !fromSource, startOptionsOf(withWords)),
+          },
+        ]
+      : []),
     { name: "autoscan (WAL, synchronous=NORMAL)", route: PEER_ROUTES.autoscan, start: () => startAutoscanPeer(autoscan, plex) },
   ];
   if (rollback) {

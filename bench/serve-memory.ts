@@ -6,17 +6,21 @@
  * systemd unit and the image run it; `dist/` is compiled first) per feature
  * set: the default config, each feature alone on top of it (Jellyfin and Emby
  * as two more targets; the dashboard's page asked once, 4 s after the start),
- * and every feature on, beside a bare `node` that only waits. `--base <checkout>` measures
+ * and every feature on, beside a bare `node` that only waits. Each checkout's
+ * serve gets the `Environment=` variables of its own contrib/scanarr.service,
+ * as the unit gives them. `--base <checkout>` measures
  * another checkout (the code before a change; its `node_modules` may be a
- * symlink) in the same runs, alternating, as the "before" column.
+ * symlink) in the same runs, alternating, as the "before" column. `--only
+ * <start>` measures only the feature sets whose name starts so (`--only
+ * default`: one set, for a quick look).
  * Then, from source as the other benches, the RSS after `folders` distinct
  * season folders were queued over HTTP (Sonarr webhooks, 32 connections),
  * plus the size of the SQLite queue on disk (folders=0 skips it).
  *
- *   node --import tsx bench/serve-memory.ts [folders=100000] [runs=3] [--base <checkout>]
+ *   node --import tsx bench/serve-memory.ts [folders=100000] [runs=3] [--base <checkout>] [--only <start>]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -35,6 +39,8 @@ import { sonarrDownloadBody } from "./lib/sonarr-payload.js";
 const args = process.argv.slice(2);
 const baseAt = args.indexOf("--base");
 const BASE = baseAt >= 0 ? path.resolve(args.splice(baseAt, 2)[1] ?? "") : undefined;
+const onlyAt = args.indexOf("--only");
+const ONLY = onlyAt >= 0 ? (args.splice(onlyAt, 2)[1] ?? "") : "";
 const [FOLDERS = 100_000, RUNS = 3] = args.map(Number);
 const IDLE_AFTER_S = 20;
 /** When a feature set's `use` asks serve something: after start-up, well before the reading. */
@@ -123,7 +129,7 @@ async function measureIdle(): Promise<void> {
     : [["", repoRoot]];
   for (const [, root] of roots) buildDist(root);
   const cases: Array<[string, () => Promise<number>]> = [["bare node", () => idleRss(["-e", "setInterval(() => {}, 1000)"])]];
-  for (const set of FEATURE_SETS) {
+  for (const set of FEATURE_SETS.filter((one) => one.name.startsWith(ONLY))) {
     for (const [label, root] of roots) cases.push([`${set.name}${label ? ` | ${label}` : ""}`, () => idleServe(root, set)]);
   }
   const figures = new Map<string, number[]>();
@@ -150,7 +156,16 @@ async function idleServe(root: string, set: FeatureSet): Promise<number> {
     [path.join(root, "bin/scanarr.js"), "--install-dir", installDir, "--log-level", "warn", "serve"],
     root,
     use && (() => use(origin)),
+    unitEnvironment(root),
   );
+}
+
+/** The variables `root`'s systemd unit sets (`Environment=NAME=value ...` lines). */
+function unitEnvironment(root: string): Record<string, string> {
+  const unit = path.join(root, "contrib", "scanarr.service");
+  if (!existsSync(unit)) return {};
+  const words = [...readFileSync(unit, "utf8").matchAll(/^Environment=(.+)$/gm)].flatMap((line) => (line[1] ?? "").trim().split(/\s+/));
+  return Object.fromEntries(words.map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)]));
 }
 
 /** Jellyfin and Emby beside Plex (fakes), with only the fields every checkout's entries take. */
@@ -202,11 +217,11 @@ function hooksConfig(): Partial<Config> {
 }
 
 /** Starts node with `args`, reads its RSS IDLE_AFTER_S seconds later, stops it. */
-async function idleRss(args: string[], cwd = repoRoot, use?: () => Promise<void>): Promise<number> {
+async function idleRss(args: string[], cwd = repoRoot, use?: () => Promise<void>, env: Record<string, string> = {}): Promise<number> {
   const child = spawn(process.execPath, args, {
     cwd,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, ...env, NO_COLOR: "1" },
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   onCleanup(async () => {

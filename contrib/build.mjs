@@ -5,7 +5,7 @@
 // before: native ones (better-sqlite3, argon2) must, and the rest keep their own lazy imports.
 // Every output file sits in dist/cli/, so `import.meta.url`-relative paths (../../package.json,
 // ./probe-child.js) resolve as they do from src/<folder>/ under tsx.
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 rmSync("dist", { recursive: true, force: true });
@@ -24,5 +24,27 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+latin1Only("dist/cli");
 // Run by a bare `node` child of its own (mount/probe-worker.ts), never imported: copied as is.
 copyFileSync("src/mount/probe-child.js", "dist/cli/probe-child.js");
+
+/**
+ * V8 keeps a module's source text in its heap for the life of the process, one byte a character
+ * only while every character is Latin-1: one "—" in an `html` template made the 260 KB serve
+ * chunk a 520 KB string (issue 35). esbuild escapes strings but keeps comments and tagged
+ * templates' text as written, so the rest is escaped here: `\uXXXX` means the same character in
+ * a template's cooked text (what `html` reads), a string, a regular expression or a comment.
+ * A backslash just before one would change its meaning: the build stops there instead.
+ */
+function latin1Only(dir) {
+  for (const name of readdirSync(dir).filter((file) => file.endsWith(".js"))) {
+    const file = `${dir}/${name}`;
+    const text = readFileSync(file, "utf8");
+    if (!/[^\u0000-\u00ff]/.test(text)) continue;
+    const escaped = text.replace(/(\\?)([^\u0000-\u00ff])/g, (whole, backslash, char) => {
+      if (backslash) throw new Error(`${file}: a backslash before "${char}"; write it another way in the source`);
+      return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    });
+    writeFileSync(file, escaped);
+  }
+}

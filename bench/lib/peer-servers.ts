@@ -45,12 +45,16 @@ export async function startBarePeer(): Promise<PeerServer> {
 
 /**
  * `scanarr serve` on the bench config (info logging), a new install: built (`bin/scanarr.js`, dist/ compiled by
- * the caller) as users run it, or from source through tsx.
+ * the caller) as users run it, or from source through tsx; `more` environment variables and node flags.
  */
-export async function startScanarrPeer(plex: PlexForPeers, built: boolean): Promise<PeerServer> {
+export async function startScanarrPeer(
+  plex: PlexForPeers,
+  built: boolean,
+  more: { env?: Record<string, string>; nodeFlags?: string[] } = {},
+): Promise<PeerServer> {
   const dir = makeTempDir();
   writeBenchConfig(dir, benchConfig(plex.url, plex.token));
-  const serve = await startServeChild(dir, { logLevel: "info", built });
+  const serve = await startServeChild(dir, { logLevel: "info", built, ...more });
   const logProblems = () => {
     const counts = new Map<string, number>();
     for (const line of readFileSync(serve.logFile, "utf8").split("\n")) {

@@ -35,6 +35,8 @@ export interface ServeChildOptions {
   root?: string;
   /** More node flags (e.g. --trace-gc). */
   nodeFlags?: string[];
+  /** More environment variables (e.g. MALLOC_ARENA_MAX). */
+  env?: Record<string, string>;
   /**
    * Run `bin/scanarr.js` (dist/, see buildDist) as a user's install does,
    * rather than src/ through tsx, and without the loop-delay preload (its
@@ -66,7 +68,7 @@ export async function startServeChild(installDir: string, options: ServeChildOpt
   const args = (options.built ? serveBuiltArgs : serveFromSourceArgs)(root, installDir, { nodeFlags, logLevel: options.logLevel });
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, NO_COLOR: "1", SCANARR_BENCH_LOOP_FILE: loopFile },
+    env: { ...process.env, ...options.env, NO_COLOR: "1", SCANARR_BENCH_LOOP_FILE: loopFile },
     stdio: ["ignore", fd, fd],
   });
   closeSync(fd);
