@@ -15,7 +15,7 @@ import {
   type Transition,
 } from "../../src/queue/lifecycle.js";
 import { prepareFileStatements } from "../../src/queue/scan-files.js";
-import { migrateQueue } from "../../src/queue/storage/schema.js";
+import { migrateQueue } from "../../src/queue/storage/migrate.js";
 import { prepareStatements } from "../../src/queue/statements.js";
 import { sqlLiteralsUnder, stateUses } from "./lifecycle-sql.js";
 

@@ -3,7 +3,7 @@ import { ManualClock } from "../../src/lib/clock.js";
 import { createGroupCommit } from "../../src/queue/group-commit.js";
 import { ScanQueue } from "../../src/queue/scan-queue.js";
 import type { Database } from "../../src/queue/storage/database.js";
-import { migrateQueue } from "../../src/queue/storage/schema.js";
+import { migrateQueue } from "../../src/queue/storage/migrate.js";
 import { backToVersion10, createQueue, request } from "./helpers.js";
 
 // A merge writes only what changes (issue 26); these are the facts it must still get right.

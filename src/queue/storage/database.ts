@@ -3,7 +3,7 @@ import path from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { UserError } from "../../domain.js";
 import { lockHolders } from "./lock-holders.js";
-import { migrateQueue } from "./schema.js";
+import { migrateQueue } from "./migrate.js";
 import { storageTroubleOf } from "./storage-errors.js";
 import { messageOf } from "../../lib/errors.js";
 

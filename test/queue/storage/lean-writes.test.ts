@@ -4,7 +4,7 @@ import path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, PAGE_BYTES } from "../../../src/queue/storage/database.js";
-import { migrateQueue } from "../../../src/queue/storage/schema.js";
+import { migrateQueue } from "../../../src/queue/storage/migrate.js";
 import { requestStatus } from "../../../src/queue/views/request-status.js";
 import { backToVersion10, createQueue, tempDatabase } from "../helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pathKey } from "../../../src/queue/path-key.js";
-import { migrateQueue } from "../../../src/queue/storage/schema.js";
+import { migrateQueue } from "../../../src/queue/storage/migrate.js";
 import { requestStatus } from "../../../src/queue/views/request-status.js";
 import { backToVersion10, createQueue } from "../helpers.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../../src/queue/storage/database.js";
 import { QueueBrowser } from "../../../src/queue/views/history.js";
-import { migrateQueue } from "../../../src/queue/storage/schema.js";
+import { migrateQueue } from "../../../src/queue/storage/migrate.js";
 import { createQueue, request } from "../helpers.js";
 
 /** What the counters must say: a count of the table itself. */
