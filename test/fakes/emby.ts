@@ -45,6 +45,8 @@ export interface FakeEmby {
   /** The scans Media/Updated and item refreshes start: how long they take, the disk they look at, what the server never lists. */
   scans: FakeScans;
   setLibraries(libraries: FakeLibrary[]): void;
+  /** Item refreshes answer 403 from now on, or no longer (the key given an administrator's rights). */
+  setRefreshForbidden(forbidden: boolean): void;
   setAvailability(next: Availability): Promise<void>;
   waitForMediaUpdates(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `count` item refreshes were accepted. */
@@ -83,6 +85,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     const { underEmby, tokenIn } = identify(request);
     requests.push({ method: request.req.method ?? "GET", url: request.req.url ?? "/", underEmby, tokenIn });
   };
+  let refreshForbidden = options.refreshForbidden ?? false;
   const handle = (request: FakeRequest, res: ServerResponse): void => {
     const { req } = request;
     const { path, tokenIn } = identify(request);
@@ -94,7 +97,7 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     if (tokenIn === "none") return sendProblem(res, 401, "Access token is invalid or expired.");
     if (route === "GET /items") return items.answerList(request, res);
     if (refreshId !== undefined) {
-      if (options.refreshForbidden) return sendProblem(res, 403, "Forbidden");
+      if (refreshForbidden) return sendProblem(res, 403, "Forbidden");
       items.answerRefresh(request, res, refreshId, 200);
       return waiter.notify();
     }
@@ -137,6 +140,9 @@ export async function startFakeEmby(options: FakeEmbyOptions = {}): Promise<Fake
     scans,
     setLibraries(next) {
       libraries = next;
+    },
+    setRefreshForbidden(forbidden) {
+      refreshForbidden = forbidden;
     },
     setAvailability: (next) => server.setAvailability(next),
     waitForMediaUpdates: (count, timeoutMs) =>

@@ -8,6 +8,7 @@ import { JellyfinTarget } from "../../src/targets/jellyfin/jellyfin-target.js";
 import { createMediaBrowserAfterScan } from "../../src/targets/media-browser/after-scan.js";
 import { confirmSettingsOf } from "../../src/targets/media-browser/confirm-config.js";
 import { createFolderLookup, FOLDER_REREAD_MS } from "../../src/targets/media-browser/folder-items.js";
+import { REFUSED_RETRY_MS } from "../../src/targets/media-browser/folder-scan.js";
 import { startFakeEmby, type FakeEmby } from "../fakes/emby.js";
 import { startFakeJellyfin, type FakeJellyfin } from "../fakes/jellyfin.js";
 import { recordingLogger } from "../helpers/log-lines.js";
@@ -105,6 +106,30 @@ describe.each(KINDS)("a $server scan refreshes the nearest folder the server kno
     s.clock.advance(SCAN_MS);
     expect(await s.lists(E1)).toBe(false);
     expect(await s.lists(E2)).toBe(true);
+  });
+
+  it("tries a refused refresh again 10 minutes later, and refreshes again once the key may", async () => {
+    const log = recordingLogger();
+    const s = await setUp(kind, { refused: true }, log);
+    s.fake.addItem(E1);
+    await s.target.scan(SEASON, s.library, [E1]);
+    s.clock.advance(REFUSED_RETRY_MS - 1);
+    await s.target.scan(SEASON, s.library, [E1]);
+    expect(s.fake.mediaUpdates).toHaveLength(2);
+    const refreshCalls = () => s.fake.requests.filter((r) => r.method === "POST" && /\/Items\/[^/]+\/Refresh/i.test(r.url)).length;
+    expect(refreshCalls()).toBe(1);
+    s.clock.advance(1);
+    await s.target.scan(SEASON, s.library, [E1]);
+    expect(refreshCalls()).toBe(2);
+    expect(s.fake.mediaUpdates).toHaveLength(3);
+    expect(log.at("warn").filter((m) => m.includes("refused to refresh items"))).toHaveLength(1);
+    if (!("setRefreshForbidden" in s.fake)) return; // Jellyfin's fake refuses a user's key for good.
+    s.fake.setRefreshForbidden(false);
+    s.clock.advance(REFUSED_RETRY_MS);
+    await s.target.scan(SEASON, s.library, [E1]);
+    expect(s.refreshed()).toEqual([SEASON]);
+    expect(s.fake.mediaUpdates).toHaveLength(3);
+    expect(log.at("info").filter((m) => m.includes("refreshes items with this key again"))).toHaveLength(1);
   });
 
   it("reports a folder-only scan of a known folder too (a deleted series): the refresh validates only the folder's children, the server's walk after Media/Updated removes the folder from its parent", async () => {

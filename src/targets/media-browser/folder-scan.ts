@@ -26,6 +26,9 @@ export interface FolderScanOptions {
 /** How a scan reached the server: a folder item's refresh, or Media/Updated (after the server's LibraryMonitorDelay). */
 export type FolderScanWay = { kind: "refreshed"; item: string; library: boolean } | { kind: "updated"; paths: number };
 
+/** How long scans go through Media/Updated after a refused refresh, before one is tried again (the key's rights may change). */
+export const REFUSED_RETRY_MS = 10 * 60_000;
+
 /**
  * A scan on Jellyfin or Emby that skips the server's LibraryMonitorDelay,
  * as autopulse's does: the nearest folder item the server knows at or above
@@ -35,10 +38,12 @@ export type FolderScanWay = { kind: "refreshed"; item: string; library: boolean 
  * library). `POST /Library/Media/Updated` is the fallback: when the lookup
  * fails, when the server no longer knows the item, and from the first
  * refusal of a refresh on (the key may report changes but not refresh
- * items: remembered for the process's life, logged once).
+ * items: remembered for REFUSED_RETRY_MS, then tried again; logged as a
+ * warning once).
  */
 export class FolderScan {
-  private refused = false;
+  /** When refreshes were last refused; they are tried again REFUSED_RETRY_MS later. */
+  private refusedAt: number | undefined;
   private readonly lookup: FolderLookup;
 
   constructor(
@@ -48,14 +53,14 @@ export class FolderScan {
     this.lookup = createFolderLookup(api, options.clock);
   }
 
-  /** Whether refreshes were refused and every scan goes through Media/Updated. */
+  /** Whether refreshes were refused and scans go through Media/Updated for now. */
   get refreshRefused(): boolean {
-    return this.refused;
+    return this.refusedAt !== undefined && this.options.clock.now() - this.refusedAt < REFUSED_RETRY_MS;
   }
 
   /** Scans `folder` (in `library`); `paths` are what Media/Updated names if it comes to that (the named files, or the folder). */
   async scan(folder: string, library: Library, paths: readonly string[]): Promise<FolderScanWay> {
-    if (!this.refused) {
+    if (!this.refreshRefused) {
       const refreshed = await this.refresh(folder, library, paths.length === 1 && paths[0] === folder);
       if (refreshed) return refreshed;
     }
@@ -85,6 +90,10 @@ export class FolderScan {
     }
     try {
       if (await this.api.refreshFolder(item.id, item.path)) {
+        if (this.refusedAt !== undefined) {
+          this.refusedAt = undefined;
+          logger?.info({ target }, `${server} refreshes items with this key again; scans skip the LibraryMonitorDelay`);
+        }
         if (folderOnly && item.itself) await this.api.mediaUpdated([{ path: folder, updateType: this.options.updateType }]);
         return { kind: "refreshed", item: item.path, library: item.library };
       }
@@ -93,10 +102,11 @@ export class FolderScan {
       return undefined;
     } catch (error) {
       if (!(error instanceof TargetAuthError)) throw error;
-      this.refused = true;
-      logger?.warn(
+      const first = this.refusedAt === undefined;
+      this.refusedAt = this.options.clock.now();
+      logger?.[first ? "warn" : "debug"](
         { target, err: namedMessageOf(error) },
-        `${server} refused to refresh items with this key (an administrator's key can); scans go through Media/Updated, after the server's LibraryMonitorDelay`,
+        `${server} refused to refresh items with this key (an administrator's key can); scans go through Media/Updated, after the server's LibraryMonitorDelay, and a refresh is tried again in 10 minutes`,
       );
       return undefined;
     }
