@@ -132,7 +132,7 @@ describe.each(KINDS)("a $server scan refreshes the nearest folder the server kno
     expect(log.at("info").filter((m) => m.includes("refreshes items with this key again"))).toHaveLength(1);
   });
 
-  it("reports a folder-only scan of a known folder too (a deleted series): the refresh validates only the folder's children, the server's walk after Media/Updated removes the folder from its parent", async () => {
+  it("reports a folder-only scan of a known top folder too (a deleted series): the refresh validates only the folder's children, the server's walk after Media/Updated removes the folder from its parent", async () => {
     const s = await setUp(kind);
     s.fake.addItem(E1);
     // The series was deleted: nothing of it is on the disk any more.
@@ -142,6 +142,10 @@ describe.each(KINDS)("a $server scan refreshes the nearest folder the server kno
     // A folder-only scan of a folder the server does not know refreshes its parent alone, which covers it.
     await s.target.scan(`${ROOT}/Other Show`, s.library);
     expect(s.refreshed()).toEqual([`${ROOT}/Show`, ROOT]);
+    expect(s.fake.mediaUpdates).toHaveLength(1);
+    // Nor is a season reported: a scan carrying a deletion comes folder-only, and its season is still there.
+    await s.target.scan(SEASON, s.library);
+    expect(s.refreshed()).toEqual([`${ROOT}/Show`, ROOT, SEASON]);
     expect(s.fake.mediaUpdates).toHaveLength(1);
   });
 
@@ -225,10 +229,22 @@ describe("the nearest known folder, by whole path components", () => {
 
   it("never takes a sibling that shares a prefix, and stops at the library's own item", async () => {
     const lookup = lookupOf({ "/TV/Show": "show" });
-    expect(await lookup.nearest("/TV/Show 2/Season 1/", library)).toEqual({ id: "lib", path: "/TV", library: true, itself: false });
-    expect(await lookup.nearest("/TV/Show/Season 1", library)).toEqual({ id: "show", path: "/TV/Show", library: false, itself: false });
-    expect(await lookup.nearest("/TV/Show/", library)).toEqual({ id: "show", path: "/TV/Show", library: false, itself: true });
-    expect(await lookup.nearest("/TV", library)).toEqual({ id: "lib", path: "/TV", library: true, itself: true });
+    expect(await lookup.nearest("/TV/Show 2/Season 1/", library)).toEqual({
+      id: "lib",
+      path: "/TV",
+      library: true,
+      itself: false,
+      top: false,
+    });
+    expect(await lookup.nearest("/TV/Show/Season 1", library)).toEqual({
+      id: "show",
+      path: "/TV/Show",
+      library: false,
+      itself: false,
+      top: true,
+    });
+    expect(await lookup.nearest("/TV/Show/", library)).toEqual({ id: "show", path: "/TV/Show", library: false, itself: true, top: true });
+    expect(await lookup.nearest("/TV", library)).toEqual({ id: "lib", path: "/TV", library: true, itself: true, top: false });
   });
 
   it("walks Windows paths in their own form", async () => {
@@ -238,6 +254,7 @@ describe("the nearest known folder, by whole path components", () => {
       path: "D:\\Media\\TV\\Show",
       library: false,
       itself: false,
+      top: true,
     });
   });
 });

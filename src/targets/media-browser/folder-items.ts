@@ -21,6 +21,8 @@ export interface FolderItem {
   library: boolean;
   /** True when it is the scan's folder itself, not one above it. */
   itself: boolean;
+  /** True when it is a folder directly in the library's location (a series, a movie's folder, an artist). */
+  top: boolean;
 }
 
 /**
@@ -70,12 +72,12 @@ export function createFolderLookup(api: FolderItemApi, clock: Clock) {
     async nearest(folder: string, library: Library): Promise<FolderItem> {
       const start = trimmed(folder);
       const location = library.locations.map(trimmed).find((l) => start === l || isUnder(start, l));
-      const libraryItem = { id: library.id, path: location ?? start, library: true, itself: start === location };
+      const libraryItem = { id: library.id, path: location ?? start, library: true, itself: start === location, top: false };
       if (location === undefined) return libraryItem;
       const known = api.findItemByPath ? undefined : await foldersOf(library, start);
       for (let path = start; path !== location && isUnder(path, location); path = parentOf(path)) {
         const id = known ? known.get(path) : await api.findItemByPath?.(library.id, path);
-        if (id !== undefined) return { id, path, library: false, itself: path === start };
+        if (id !== undefined) return { id, path, library: false, itself: path === start, top: parentOf(path) === location };
       }
       return libraryItem;
     },

@@ -70,12 +70,14 @@ export class FolderScan {
 
   /**
    * `folderOnly`: the request named only the folder, which may be gone (a
-   * series deleted in Sonarr, a folder autoscan names). A refresh validates
-   * an item's children, never the item itself: a vanished folder leaves only
-   * through its parent's refresh. So when the folder's own item is
-   * refreshed, Media/Updated names it too, and the server's walk after its
-   * wait climbs to a parent that still exists (for a folder that is there, a
-   * second look at that one folder).
+   * series or movie deleted in the *arr app). A refresh validates an item's
+   * children, never the item itself: a vanished folder leaves only through
+   * its parent's refresh. So when a top folder's own item is refreshed
+   * (a series, a movie's folder: what a delete removes whole), Media/Updated
+   * names it too, and the server's walk after its wait climbs to a parent
+   * that still exists. A season folder is not reported: a scan that carries
+   * a deletion comes folder-only (queue/deliveries.ts), and its season is
+   * almost always still there.
    */
   private async refresh(folder: string, library: Library, folderOnly: boolean): Promise<FolderScanWay | undefined> {
     const { target, server, logger } = this.options;
@@ -94,7 +96,7 @@ export class FolderScan {
           this.refusedAt = undefined;
           logger?.info({ target }, `${server} refreshes items with this key again; scans skip the LibraryMonitorDelay`);
         }
-        if (folderOnly && item.itself) await this.api.mediaUpdated([{ path: folder, updateType: this.options.updateType }]);
+        if (folderOnly && item.itself && item.top) await this.api.mediaUpdated([{ path: folder, updateType: this.options.updateType }]);
         return { kind: "refreshed", item: item.path, library: item.library };
       }
       this.lookup.forget(library.id);
