@@ -1,5 +1,5 @@
 import type { Logger } from "../lib/logger.js";
-import { parsePath } from "../paths/index.js";
+import { tryParsePath } from "../paths/index.js";
 import { createLocalPathMapper } from "../paths/local.js";
 import type { FileChecker } from "./file-check.js";
 import type { PathProbe, ProbeState } from "./path-probe.js";
@@ -92,11 +92,7 @@ export function createFileCheckScope(deps: FileCheckScopeDeps): FileCheckScope {
 }
 
 function isFileSystemRoot(root: string): boolean {
-  try {
-    return parsePath(root).parts.length === 0;
-  } catch {
-    return false;
-  }
+  return tryParsePath(root)?.parts.length === 0;
 }
 
 export function describeVerdict(v: RootVerdict): string {

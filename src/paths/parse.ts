@@ -97,6 +97,15 @@ function splitRoot(text: string, style: PathStyle): [string, string] {
   return [text.slice(0, 2).toUpperCase(), text.slice(2)];
 }
 
+/** parsePath, or undefined for a path it refuses (where such a path simply matches nothing). */
+export function tryParsePath(raw: string): ParsedPath | undefined {
+  try {
+    return parsePath(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `prefix` is `path` or one of its ancestors, compared by whole components. */
 export function isPrefixOf(prefix: ParsedPath, path: ParsedPath): boolean {
   if (prefix.style !== path.style || prefix.root !== path.root) return false;

@@ -1,18 +1,10 @@
 import type { Library } from "../domain.js";
-import { formatPath, isPrefixOf, parsePath, respell, type ParsedPath } from "./parse.js";
-
-function tryParse(path: string): ParsedPath | undefined {
-  try {
-    return parsePath(path);
-  } catch {
-    return undefined;
-  }
-}
+import { formatPath, isPrefixOf, respell, tryParsePath, type ParsedPath } from "./parse.js";
 
 /** Whether `child` is `parent` or inside it, by whole path components. */
 export function isWithin(parent: string, child: string): boolean {
-  const p = tryParse(parent);
-  const c = tryParse(child);
+  const p = tryParsePath(parent);
+  const c = tryParsePath(child);
   return p !== undefined && c !== undefined && isPrefixOf(p, c);
 }
 
@@ -38,12 +30,12 @@ export interface LibraryMatcher {
 export function createLibraryMatcher(libraries: readonly Library[]): LibraryMatcher {
   const locations = libraries.flatMap((library) =>
     library.locations.flatMap((location) => {
-      const parsed = tryParse(location);
+      const parsed = tryParsePath(location);
       return parsed ? [{ library, parsed }] : [];
     }),
   );
   const matches = (folder: string) => {
-    const target = tryParse(folder);
+    const target = tryParsePath(folder);
     if (!target) return { target, hits: [] };
     return { target, hits: locations.filter((l) => isPrefixOf(l.parsed, target)) };
   };
@@ -62,7 +54,7 @@ export function createLibraryMatcher(libraries: readonly Library[]): LibraryMatc
       return target && longest ? formatPath(respell(target, longest)) : folder;
     },
     rootsOf(path, seen = path) {
-      const own = tryParse(path);
+      const own = tryParsePath(path);
       const { target, hits } = matches(seen);
       if (!own || !target) return [];
       const roots = new Set<string>();

@@ -1,5 +1,5 @@
 import type { Library } from "../domain.js";
-import { formatPath, isPrefixOf, parsePath, type ParsedPath } from "../paths/parse.js";
+import { formatPath, isPrefixOf, tryParsePath, type ParsedPath } from "../paths/parse.js";
 import type { PlexApiClient } from "../targets/plex/api.js";
 import type { MediaBrowserClient } from "../targets/media-browser/client.js";
 
@@ -31,23 +31,15 @@ export async function mediaBrowserItemFolders(api: Pick<MediaBrowserClient, "lis
 
 /** `location/<first component below it>` for a path inside a location; undefined outside every location. */
 export function itemFolderOf(path: string, locations: readonly string[]): string | undefined {
-  const parsed = tryParse(path);
+  const parsed = tryParsePath(path);
   for (const location of locations) {
-    const root = tryParse(location);
+    const root = tryParsePath(location);
     if (!parsed || !root) continue;
     if (!isPrefixOf(root, parsed) || parsed.parts.length <= root.parts.length) continue;
     const folder: ParsedPath = { ...parsed, parts: parsed.parts.slice(0, root.parts.length + 1), trailingSlash: false };
     return formatPath(folder);
   }
   return undefined;
-}
-
-function tryParse(raw: string): ParsedPath | undefined {
-  try {
-    return parsePath(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 function joinChild(location: string, name: string): string {

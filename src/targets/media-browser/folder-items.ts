@@ -2,6 +2,7 @@ import type { Library } from "../../domain.js";
 import type { Clock } from "../../lib/clock.js";
 import { BoundedMap } from "../../lib/bounded-map.js";
 import { KeyedSingleFlight } from "../../lib/single-flight.js";
+import { formatPath, isPrefixOf, parentOf, tryParsePath, type ParsedPath } from "../../paths/index.js";
 import { ITEM_PAGE_SIZE, type ItemPage } from "./items.js";
 
 /** What the folder lookup asks of a Jellyfin or Emby client: one of the two ways to find a folder's item. */
@@ -52,7 +53,10 @@ export function createFolderLookup(api: FolderItemApi, clock: Clock) {
     const ids = new Map<string, string>();
     for (let start = 0; ids.size < MAX_FOLDERS_PER_LIBRARY; start += ITEM_PAGE_SIZE) {
       const page = await list(libraryId, start, ITEM_PAGE_SIZE);
-      for (const item of page.items) ids.set(trimmed(item.path), item.id);
+      for (const item of page.items) {
+        const path = tryParsePath(item.path);
+        if (path) ids.set(keyOf(path), item.id);
+      }
       if (page.count < ITEM_PAGE_SIZE) break;
     }
     cache.set(libraryId, { at: clock.now(), ids });
@@ -70,16 +74,17 @@ export function createFolderLookup(api: FolderItemApi, clock: Clock) {
 
   return {
     async nearest(folder: string, library: Library): Promise<FolderItem> {
-      const start = trimmed(folder);
-      const location = library.locations.map(trimmed).find((l) => start === l || isUnder(start, l));
-      const libraryItem = { id: library.id, path: location ?? start, library: true, itself: start === location, top: false };
-      if (location === undefined) return libraryItem;
-      const known = api.findItemByPath ? undefined : await foldersOf(library, start);
-      for (let path = start; path !== location && isUnder(path, location); path = parentOf(path)) {
-        const id = known ? known.get(path) : await api.findItemByPath?.(library.id, path);
-        if (id !== undefined) return { id, path, library: false, itself: path === start, top: parentOf(path) === location };
+      const start = tryParsePath(folder);
+      const location = start && library.locations.map(tryParsePath).find((l) => l !== undefined && isPrefixOf(l, start));
+      if (!start || !location) return { id: library.id, path: start ? keyOf(start) : folder, library: true, itself: false, top: false };
+      const depth = location.parts.length;
+      const known = api.findItemByPath ? undefined : await foldersOf(library, keyOf(start));
+      for (let path = start; path.parts.length > depth; path = parentOf(path)) {
+        const key = keyOf(path);
+        const id = known ? known.get(key) : await api.findItemByPath?.(library.id, key);
+        if (id !== undefined) return { id, path: key, library: false, itself: path === start, top: path.parts.length === depth + 1 };
       }
-      return libraryItem;
+      return { id: library.id, path: keyOf(location), library: true, itself: start.parts.length === depth, top: false };
     },
     /** Forgets a library's folders (an item the server no longer knows): the next scan reads them again. */
     forget(libraryId: string): void {
@@ -90,19 +95,7 @@ export function createFolderLookup(api: FolderItemApi, clock: Clock) {
 
 export type FolderLookup = ReturnType<typeof createFolderLookup>;
 
-/** A path without its trailing separators (a root stays itself). */
-function trimmed(path: string): string {
-  const cut = path.replace(/[/\\]+$/, "");
-  return cut === "" ? path.slice(0, 1) : cut;
-}
-
-/** Whether `path` is strictly under `folder`, by whole components (`/TV/Show 2` is not under `/TV/Show`). */
-function isUnder(path: string, folder: string): boolean {
-  if (path.length <= folder.length || !path.startsWith(folder)) return false;
-  return /[/\\]$/.test(folder) || /[/\\]/.test(path.charAt(folder.length));
-}
-
-function parentOf(path: string): string {
-  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return cut <= 0 ? path.slice(0, 1) : path.slice(0, cut);
+/** A folder's one spelling, as the cache keys it and the lookup sends it: no trailing separator (paths/parse.ts). */
+function keyOf(path: ParsedPath): string {
+  return formatPath({ ...path, trailingSlash: false });
 }
