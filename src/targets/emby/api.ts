@@ -1,5 +1,5 @@
 import { MediaBrowserClient, type MediaBrowserApiOptions } from "../media-browser/client.js";
-import { itemByPathQuery, readItemPage } from "../media-browser/items.js";
+import { itemByPathQuery } from "../media-browser/items.js";
 import { readSelectableFolders } from "../media-browser/payloads.js";
 import { parseServerUrl } from "../server-url.js";
 
@@ -33,9 +33,7 @@ export class EmbyApiClient extends MediaBrowserClient {
 
   /** `GET /Items?Path=…` (Emby's description names the filter): the item at exactly `path`, if Emby holds one. */
   async findItemByPath(parentId: string, path: string): Promise<string | undefined> {
-    const action = `find the item at ${path}`;
-    const answer = await this.http.call("GET", itemByPathQuery(parentId, path), action);
-    const page = await this.http.readJson(answer, action, readItemPage);
+    const page = await this.itemPage(itemByPathQuery(parentId, path), `find the item at ${path}`);
     // A server that ignored the filter would list other items: only the exact path counts.
     return page.items.find((item) => item.path === path)?.id;
   }

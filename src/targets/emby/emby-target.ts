@@ -5,7 +5,7 @@ import type { LibraryCacheTuning } from "../library-cache.js";
 import type { TargetFactory } from "../factory.js";
 import { EmbyApiClient } from "./api.js";
 import { systemClock } from "../../lib/clock.js";
-import { FolderScan } from "../media-browser/folder-scan.js";
+import { describeScanWay, FolderScan } from "../media-browser/folder-scan.js";
 import { createMediaBrowserAfterScan } from "../media-browser/after-scan.js";
 import { confirmSettingsOf, type ConfirmEntry } from "../media-browser/confirm-config.js";
 
@@ -68,8 +68,7 @@ export class EmbyTarget extends CachedTarget {
 
   async scan(folder: string, library: Library, files?: readonly string[]): Promise<void> {
     const paths = files && files.length > 0 ? files : [folder];
-    const done = await this.refetchOnOutage(() => this.folders.scan(folder, library, paths));
-    const way = done.kind === "refreshed" ? `refreshed ${done.item}` : `reported ${done.paths} paths`;
+    const way = describeScanWay(await this.refetchOnOutage(() => this.folders.scan(folder, library, paths)));
     this.logger?.debug({ target: this.name, folder, library: library.title, way }, "emby scan requested");
   }
 }

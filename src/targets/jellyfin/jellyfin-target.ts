@@ -7,7 +7,7 @@ import type { TargetFactory } from "../factory.js";
 import { JellyfinApiClient } from "./api.js";
 import { namedMessageOf } from "../../lib/errors.js";
 import { systemClock } from "../../lib/clock.js";
-import { FolderScan } from "../media-browser/folder-scan.js";
+import { describeScanWay, FolderScan } from "../media-browser/folder-scan.js";
 import { createMediaBrowserAfterScan } from "../media-browser/after-scan.js";
 import { confirmSettingsOf, type ConfirmEntry } from "../media-browser/confirm-config.js";
 
@@ -90,10 +90,7 @@ export class JellyfinTarget extends CachedTarget {
     try {
       await this.refetchOnOutage(async () => {
         if (await this.pluginPresent()) left = await this.scanThroughPlugin(paths);
-        if (left.length > 0) {
-          const done = await this.folders.scan(folder, library, left);
-          way = done.kind === "refreshed" ? `refreshed ${done.item}` : `reported ${done.paths} paths`;
-        }
+        if (left.length > 0) way = describeScanWay(await this.folders.scan(folder, library, left));
       });
     } catch (error) {
       // The server may come back with the plugin installed or removed: probe again next time.

@@ -119,25 +119,30 @@ export class MediaBrowserClient implements ItemApi {
   }
 
   /** One page of a library's files, the most recently added first: a scan's new files are on the first page. */
-  async listRecentItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
-    const action = `list the newest items of library ${parentId}`;
-    const extra = { ...this.settings.itemsQueryExtra, SortBy: "DateCreated", SortOrder: "Descending" };
-    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, undefined, extra), action);
-    return this.http.readJson(answer, action, readItemPage);
+  listRecentItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
+    const extra = { SortBy: "DateCreated", SortOrder: "Descending" };
+    return this.itemPage(
+      itemsQuery(parentId, start, limit, undefined, { ...this.settings.itemsQueryExtra, ...extra }),
+      `list the newest items of library ${parentId}`,
+    );
   }
 
   /** One page of a library's items with their paths (items.ts). */
-  async listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage> {
-    const action = `list the items of library ${parentId}`;
-    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, types, this.settings.itemsQueryExtra), action);
-    return this.http.readJson(answer, action, readItemPage);
+  listItems(parentId: string, start: number, limit: number, types?: readonly string[]): Promise<ItemPage> {
+    return this.itemPage(itemsQuery(parentId, start, limit, types, this.settings.itemsQueryExtra), `list the items of library ${parentId}`);
   }
 
   /** One page of a library's folder items with their paths (`Filters=IsFolder`): where a scan's folder refresh looks on Jellyfin. */
-  async listFolderItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
-    const action = `list the folders of library ${parentId}`;
-    const answer = await this.http.call("GET", itemsQuery(parentId, start, limit, "folders", this.settings.itemsQueryExtra), action);
-    return this.http.readJson(answer, action, readItemPage);
+  listFolderItems(parentId: string, start: number, limit: number): Promise<ItemPage> {
+    return this.itemPage(
+      itemsQuery(parentId, start, limit, "folders", this.settings.itemsQueryExtra),
+      `list the folders of library ${parentId}`,
+    );
+  }
+
+  /** One page of items: `GET` of an `/Items?…` query (items.ts), read as items with paths. */
+  protected async itemPage(query: string, action: string): Promise<ItemPage> {
+    return this.http.readJson(await this.http.call("GET", query, action), action, readItemPage);
   }
 
   /** `POST /Items/{id}/Refresh`; 204 on success. */

@@ -26,6 +26,11 @@ export interface FolderScanOptions {
 /** How a scan reached the server: a folder item's refresh, or Media/Updated (after the server's LibraryMonitorDelay). */
 export type FolderScanWay = { kind: "refreshed"; item: string; library: boolean } | { kind: "updated"; paths: number };
 
+/** A scan's way in a word or two, for the targets' debug lines. */
+export function describeScanWay(way: FolderScanWay): string {
+  return way.kind === "refreshed" ? `refreshed ${way.item}` : `reported ${way.paths} paths`;
+}
+
 /** How long scans go through Media/Updated after a refused refresh, before one is tried again (the key's rights may change). */
 export const REFUSED_RETRY_MS = 10 * 60_000;
 
