@@ -92,9 +92,10 @@ export function attachFiles(
   const { deletion } = intent;
   const flags = { deletion: deletion ? 1 : 0, refresh: intent.refresh && !deletion ? 1 : 0 };
   for (const file of files) {
-    const row = fst.findFile.get(scanId, pathKey(file), file) as (FileRow & { id: number; refresh: 0 | 1 }) | undefined;
+    const key = pathKey(file);
+    const row = fst.findFile.get(scanId, key, file) as (FileRow & { id: number; refresh: 0 | 1 }) | undefined;
     if (!row) {
-      fst.insertFile.run(scanId, file, pathKey(file), flags.deletion, flags.refresh);
+      fst.insertFile.run(scanId, file, key, flags.deletion, flags.refresh);
       continue;
     }
     const refresh = deletion ? 0 : Math.max(row.refresh, flags.refresh);

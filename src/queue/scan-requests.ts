@@ -66,8 +66,9 @@ export function recordOrigins(
   for (const o of origins) {
     const key = o.mappingKey ?? null;
     const prefix = o.mappingPrefix ?? null;
-    const row = st.find.get(scanId, pathKey(o.path), o.path) as StoredOrigin | undefined;
-    if (!row) st.insert.run(scanId, o.path, pathKey(o.path), o.mapped, key, prefix, source, event, now, now);
+    const pk = pathKey(o.path);
+    const row = st.find.get(scanId, pk, o.path) as StoredOrigin | undefined;
+    if (!row) st.insert.run(scanId, o.path, pk, o.mapped, key, prefix, source, event, now, now);
     else if (row.mapped === o.mapped && row.mappingKey === key && row.mappingPrefix === prefix) st.countUp.run(source, event, now, row.id);
     else st.remap.run(o.mapped, key, prefix, source, event, now, row.id);
   }
