@@ -63,8 +63,8 @@ export interface ConfirmSettings {
   rescanDelayMs: number;
   /** False: wait for the library only (for analyze and empty trash) and never re-scan. */
   confirmFiles: boolean;
-  /** The server's kind in what the worker says ("waiting for Jellyfin to confirm"); "Plex" when absent. */
-  server?: string;
+  /** The server's kind in what the worker says ("waiting for Jellyfin to confirm"). */
+  server: string;
 }
 
 /** The guarded empty trash: on or off, the most deleted items it empties, and whether an empty trash is emptied. */

@@ -9,7 +9,7 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const SETTINGS = { pollMs: 10_000, maxWaitMs: 1_800_000, rescanDelayMs: 120_000, confirmFiles: true };
+const SETTINGS = { pollMs: 10_000, maxWaitMs: 1_800_000, rescanDelayMs: 120_000, confirmFiles: true, server: "Plex" };
 const folderOf = (i: number) => `/data/TV/Show ${i}/Season 1`;
 
 /** Moves the rig's clock a second at a time (each step's calls finished) until `at`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideConfirmStep, type ConfirmSettings, type FileCheck } from "../../src/delivery/after-scan/confirm-step.js";
 
-const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 600_000, rescanDelayMs: 120_000, confirmFiles: true };
+const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 600_000, rescanDelayMs: 120_000, confirmFiles: true, server: "Plex" };
 const T0 = 1_700_000_000_000;
 const first = { scannedAt: T0, rescanned: false };
 const idle = { refreshing: false };

@@ -8,7 +8,7 @@ import { PlexApiClient } from "../../src/targets/plex/api.js";
 import { startFakePlex, type FakePlex } from "../fakes/plex.js";
 import { copyFixtureDb, hasFixtureDb } from "../scan/helpers/plex-db.js";
 
-const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 600_000, rescanDelayMs: 60_000, confirmFiles: true };
+const settings: ConfirmSettings = { pollMs: 10_000, maxWaitMs: 600_000, rescanDelayMs: 60_000, confirmFiles: true, server: "Plex" };
 const T0 = 1_700_000_000_000;
 const SEASON = "/data/TV-Shows/Show/Season 1";
 

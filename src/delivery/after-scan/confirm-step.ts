@@ -62,7 +62,7 @@ export function decideConfirmStep(
 ): ConfirmStep {
   const refreshing = section?.refreshing ?? false;
   if (section === undefined) {
-    return { kind: "unconfirmed", notConfirmed: [], items: [], reason: `the section no longer exists in ${settings.server ?? "Plex"}` };
+    return { kind: "unconfirmed", notConfirmed: [], items: [], reason: `the section no longer exists in ${settings.server}` };
   }
   if (!needsFileCheck(progress, section, now, settings) || check === undefined) {
     return { kind: "wait", why: section.refreshing ? "refreshing" : "settling", refreshing, notConfirmed: [] };
@@ -78,7 +78,7 @@ export function decideConfirmStep(
     kind: "unconfirmed",
     notConfirmed: check.notConfirmed,
     items: check.items,
-    reason: `${describeCount(check.notConfirmed.length)} not as expected in ${settings.server ?? "Plex"} ${waited} s after the second scan`,
+    reason: `${describeCount(check.notConfirmed.length)} not as expected in ${settings.server} ${waited} s after the second scan`,
   };
 }
 

@@ -63,7 +63,7 @@ export interface ConfirmationHandle {
  */
 export function startConfirmations(options: ConfirmationOptions): ConfirmationHandle {
   const { queue, clock, logger } = options;
-  const { pollMs, server = "Plex" } = options.afterScan.settings.confirm;
+  const { pollMs, server } = options.afterScan.settings.confirm;
   const confirmer = createConfirmer({ target: options.afterScan, settings: options.afterScan.settings.confirm });
   let timer: unknown;
   let timerAt = 0;
@@ -235,7 +235,7 @@ async function apply(step: ConfirmStep, row: PlexConfirming, s: SectionProgress,
       if (outcome.kind === "done") {
         logger.info(
           { folder, section: s.title, missing: step.notConfirmed },
-          `files not in ${options.afterScan.settings.confirm.server ?? "Plex"} yet; scanned the folder again`,
+          `files not in ${options.afterScan.settings.confirm.server} yet; scanned the folder again`,
         );
         delete s.rescanHeld;
         Object.assign(s, { scannedAt: clock.now(), rescanned: true, sawRefreshing: false, looks: 0, notConfirmed: step.notConfirmed });

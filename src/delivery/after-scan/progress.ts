@@ -44,7 +44,7 @@ export function readProgress(row: ConfirmingDelivery): PlexConfirming {
 }
 
 /** While confirming: what the latest poll saw, in words (the queue shows it as the delivery's detail). */
-export function describeProgress(progress: ConfirmProgressRecord, server = "Plex"): string {
+export function describeProgress(progress: ConfirmProgressRecord, server: string): string {
   const held = progress.sections.some((s) => s.rescanHeld !== undefined);
   const parts = progress.sections.map((s) => {
     const missing = s.notConfirmed?.length ? `, not in ${server} yet: ${s.notConfirmed.join(", ")}` : "";
@@ -56,7 +56,7 @@ export function describeProgress(progress: ConfirmProgressRecord, server = "Plex
 }
 
 /** A settled delivery whose analyze or item refresh waits for the anchors, in words. */
-export function describeHeldSettle(progress: ConfirmProgressRecord, server = "Plex"): string {
+export function describeHeldSettle(progress: ConfirmProgressRecord, server: string): string {
   const titles = progress.sections.map((s) => s.title).join(", ");
   return `held: ${titles || "the section"} settled in ${server}; analyze and item refresh wait for the anchors (an anchor is missing)`;
 }

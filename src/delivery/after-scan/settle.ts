@@ -52,7 +52,7 @@ export async function heldForAnchors(batch: PlexConfirming[], deps: SettleDeps):
  */
 export async function settleBatch(batch: PlexConfirming[], sections: LibraryScanState[], deps: SettleDeps): Promise<ConfirmFinish[]> {
   const { logger } = deps;
-  const server = deps.afterScan.settings.confirm.server ?? "Plex";
+  const { server } = deps.afterScan.settings.confirm;
   const report = await analyzeBatch(batch, deps);
   const refreshed = await refreshBatch(batch, report, deps);
   const trash = await emptyTrashOfBatch(batch, sections, deps);

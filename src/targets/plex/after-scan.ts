@@ -69,6 +69,7 @@ export function createPlexAfterScan(entry: AfterScanEntry, deps: AfterScanDeps):
         maxWaitMs: entry.CONFIRM_MAX_WAIT * 1000,
         rescanDelayMs: entry.CONFIRM_RESCAN_DELAY * 1000,
         confirmFiles: entry.CONFIRM_SCANS,
+        server: "Plex",
       },
       trash: {
         enabled: entry.EMPTY_TRASH,
