@@ -10,7 +10,8 @@ import { build } from "esbuild";
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: { "cli/main": "src/cli/main.ts" },
+  // The commit thread's module (src/queue/thread/commit-thread.ts starts it as ./commit-worker.js).
+  entryPoints: { "cli/main": "src/cli/main.ts", "cli/commit-worker": "src/queue/thread/commit-worker.ts" },
   outdir: "dist",
   chunkNames: "cli/[name]-[hash]",
   bundle: true,

@@ -28,6 +28,13 @@ export class Committer {
     this.events.hold(event);
   }
 
+  /** Publishes events another connection already committed (never inside a transaction of this one). */
+  announce(events: readonly QueueEvent[]): void {
+    if (this.depth > 0) throw new Error("announce inside a transaction");
+    for (const event of events) this.events.hold(event);
+    this.events.publish();
+  }
+
   run<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.depth = 1;

@@ -10,6 +10,24 @@ export interface QueueWriter {
 /** Runs `fn` in one transaction and tells its events after the commit (ScanQueue.batch). */
 export type Batch = <T>(fn: () => T) => T;
 
+/**
+ * The same writes made on a thread of their own (queue/thread/): committed
+ * there, their events told on this side before `write` resolves.
+ */
+export interface RemoteWriter {
+  /** Whether batches go to it now. */
+  ready(): boolean;
+  /** Told of every batch written on this side instead, so it may start itself once they come fast. */
+  wrote(count: number): void;
+  /**
+   * The most requests one batch sent to it holds. Small batches keep both threads busy: this one
+   * parses the next requests while that one commits, where a turn's whole batch left each waiting for the other.
+   */
+  batchSize: number;
+  /** Each request list's outcome, once all of them are committed in one transaction. */
+  write(requests: ScanRequest[][]): Promise<EnqueueOutcome[]>;
+}
+
 interface Waiting {
   requests: ScanRequest[];
   resolve: (outcome: EnqueueOutcome) => void;
@@ -30,6 +48,10 @@ interface Waiting {
  * With `storage`, a batch is refused without trying while the database
  * cannot write (disk full), and a write that fails for that reason is
  * reported to it; either way the callers get a DatabaseUnwritableError.
+ *
+ * With `remote` (the commit thread), a batch it takes is written there while
+ * this thread goes on parsing the next requests; one batch is out at a time,
+ * and what arrives meanwhile is the next batch, sent when it is answered.
  */
 export function createGroupCommit(
   writer: QueueWriter,
@@ -37,13 +59,26 @@ export function createGroupCommit(
   check: (requests: ScanRequest[]) => unknown,
   maxBatch = 512,
   storage?: Pick<StorageWatch, "problem" | "report">,
+  remote?: RemoteWriter,
 ): ScanSink {
-  let batch: Waiting[] = [];
+  const batch: Waiting[] = [];
   let scheduled = false;
+
+  const fail = (items: Waiting[], error: unknown): void => {
+    const failed = storage?.report(error) ? new DatabaseUnwritableError(storage.problem() ?? String(error)) : error;
+    for (const item of items) item.reject(failed);
+  };
+
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
 
   const flush = (): void => {
     scheduled = false;
-    const items = batch.filter((item) => {
+    const away = remote?.ready() === true;
+    const items = batch.splice(0, away && remote ? remote.batchSize : maxBatch).filter((item) => {
       try {
         check(item.requests);
         return true;
@@ -52,19 +87,26 @@ export function createGroupCommit(
         return false;
       }
     });
-    batch = [];
+    if (batch.length > 0) schedule();
     if (items.length === 0) return;
     const refused = storage?.problem();
     if (refused !== undefined) {
       for (const item of items) item.reject(new DatabaseUnwritableError(refused));
       return;
     }
+    if (away && remote) {
+      remote.write(items.map((item) => item.requests)).then(
+        (outcomes) => items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome)),
+        (error: unknown) => fail(items, error),
+      );
+      return;
+    }
+    remote?.wrote(items.length);
     let outcomes: EnqueueOutcome[];
     try {
       outcomes = inOneTransaction(() => items.map((item) => writer.enqueue(item.requests)));
     } catch (error) {
-      const failed = storage?.report(error) ? new DatabaseUnwritableError(storage.problem() ?? String(error)) : error;
-      for (const item of items) item.reject(failed);
+      fail(items, error);
       return;
     }
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));
@@ -74,11 +116,8 @@ export function createGroupCommit(
     enqueue: (requests) =>
       new Promise<EnqueueOutcome>((resolve, reject) => {
         batch.push({ requests, resolve, reject });
-        if (batch.length >= maxBatch) flush();
-        else if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
+        if (batch.length >= (remote?.ready() ? remote.batchSize : maxBatch)) flush();
+        else schedule();
       }),
   };
 }

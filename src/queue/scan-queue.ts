@@ -94,6 +94,11 @@ export class ScanQueue extends DueReads {
     return this.commits.subscribe(listener);
   }
 
+  /** Tells this queue's listeners the events of a commit the commit thread made (queue/thread/), as if it were this queue's own. */
+  retell(events: readonly QueueEvent[]): void {
+    this.commits.announce(events);
+  }
+
   // The scheduler's side. Each call is one transaction, or part of the caller's batch.
 
   /** Runs several calls in one transaction: one commit for a tick's outcomes or its claims. */

@@ -8,6 +8,7 @@ import { createIngest } from "../ingest/pipeline.js";
 import { createServerMapper, createSourceTable } from "../ingest/sources.js";
 import { openQueueStorage, type QueueStorage } from "../queue/storage/queue-storage.js";
 import { createGroupCommit } from "../queue/group-commit.js";
+import { createCommitThread, type WriterSettings } from "../queue/thread/commit-thread.js";
 import { ScanQueue } from "../queue/scan-queue.js";
 import { QueueReads } from "../queue/views/queue-reads.js";
 import { startDelivery, type DeliveryHandle } from "../delivery/scheduler.js";
@@ -88,18 +89,24 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   const catalog = catalogOfTargets(targets);
   const mount = createMountSafety(config, { logger, clock, libraryRootsOf: (path) => catalog.libraryRootsOf(path) });
   const anchors = mount.anchors.anchors.length > 0 ? mount.anchors : undefined;
-  const queue = new ScanQueue({
+  const writing: WriterSettings = {
     fileChecks: fileCheckPolicyOf(config),
-    db,
-    clock,
     targets: targets.map((b) => b.target.name),
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
-    logger,
-    // By the storage, so a full disk only puts it off.
-    recover: false,
-  });
+  };
+  // By the storage, so a full disk only puts it off.
+  const queue = new ScanQueue({ ...writing, db, clock, logger, recover: false });
   storage.attach(queue);
+  // Under a burst the group commit's writes go to a thread of their own (queue/thread/).
+  const commitThread = createCommitThread({
+    file: storage.file,
+    settings: writing,
+    retell: (events) => queue.retell(events),
+    canShare: storage.shared,
+    now: () => clock.now(),
+    logger,
+  });
   let delivery: DeliveryHandle | undefined;
   let drive: DriveHandle | undefined;
   let watch: WatchHandle | undefined;
@@ -110,7 +117,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
     ignoreList: config.SERVER_IGNORE_LIST,
     sources,
     catalog,
-    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage.watch),
+    sink: createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, storage.watch, commitThread),
     logger,
   });
   const status = () => ({
@@ -253,6 +260,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
       shutdown.abort();
       const { forced } = await http;
       if (forced > 0) logger.warn({ connections: forced }, `closed ${forced} connections still busy after ${HTTP_DRAIN_LIMIT_MS / 1000} s`);
+      await commitThread.stop();
       await storage.close();
     },
   };

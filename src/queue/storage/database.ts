@@ -25,7 +25,7 @@ export const WAL_ROOM_SHARE = 4;
 /** How long a second program's write lock is waited for at start before serve gives up and says who holds it. */
 const START_BUSY_MS = 1_000;
 /** Another process (a second `scanarr` command) may hold the write lock briefly. */
-const BUSY_MS = 5_000;
+export const BUSY_MS = 5_000;
 
 /**
  * Opens (creating if needed) the service database and brings the queue tables
@@ -119,7 +119,8 @@ function openChecked(file: string, exclusive: boolean): Database {
   }
 }
 
-function configure(db: Database): void {
+/** The pragmas every connection of serve's sets (journal, durability, checkpoints); the commit thread's too. */
+export function configure(db: Database): void {
   // Every commit writes each page it changed whole, to the WAL and again at the checkpoint, and
   // a webhook changes a row or two in each of about ten B-trees: at 1 KiB a page that costs a
   // quarter of SQLite's default 4 KiB. It takes effect only in a new file (before its first

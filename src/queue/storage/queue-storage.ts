@@ -27,6 +27,10 @@ export interface QueueStorageOptions {
 /** serve's database for the life of the process: the file, whether it can write, and its care. */
 export interface QueueStorage {
   db: Database;
+  /** The database file. */
+  file: string;
+  /** Whether other connections may use the file now: not while serve holds it alone, started on a full disk. */
+  shared(): boolean;
   /** Whether the database can write: 507s, held deliveries, recovery. */
   watch: StorageWatch;
   /**
@@ -109,6 +113,8 @@ function careFor(options: QueueStorageOptions, opened: ServiceDatabase, releaseL
   }
   return {
     db,
+    file: database,
+    shared: () => !exclusive,
     watch,
     attach(w) {
       writer = w;
