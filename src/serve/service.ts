@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import { availableParallelism } from "node:os";
 import type { Config } from "../config/types.js";
 import type { Target, TargetRuntime } from "../domain.js";
 import type { Clock } from "../lib/clock.js";
@@ -98,8 +99,10 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
   // By the storage, so a full disk only puts it off.
   const queue = new ScanQueue({ ...writing, db, clock, logger, recover: false });
   storage.attach(queue);
-  // Under a burst the group commit's writes go to a thread of their own (queue/thread/).
+  // Under a burst the group commit's writes go to a thread of their own (queue/thread/); on one
+  // CPU a second thread only adds the copies to and from it.
   const commitThread = createCommitThread({
+    enabled: availableParallelism() > 1,
     file: storage.file,
     settings: writing,
     retell: (events) => queue.retell(events),

@@ -26,6 +26,8 @@ export type FromThread =
   | { id: number; error: { message: string; code?: string } };
 
 export interface CommitThreadOptions {
+  /** False: it never starts, and every batch is written on the main thread (serve on one CPU). */
+  enabled?: boolean;
   /** The database file. */
   file: string;
   settings: WriterSettings;
@@ -75,7 +77,7 @@ export function createCommitThread(options: CommitThreadOptions): CommitThread {
   let worker: Worker | undefined;
   let ready = false;
   let failed = false;
-  let stopped = false;
+  let stopped = options.enabled === false;
   let windowStart = Number.NEGATIVE_INFINITY;
   let windowCount = 0;
   let lastWrite = 0;
