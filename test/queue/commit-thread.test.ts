@@ -179,4 +179,25 @@ describe("the commit thread", () => {
     expect(thread.ready()).toBe(false);
     await expect(thread.write([[request("/data/TV/A")]])).rejects.toThrow(/not running/);
   });
+
+  it("never starts when it is not enabled (serve on one CPU)", async () => {
+    const { file, thread: enabled } = setUp({ burst: 1 });
+    const off = createCommitThread({
+      enabled: false,
+      file,
+      settings: { targets: ["plex"], delayMs: 10_000 },
+      retell: () => {},
+      canShare: () => true,
+      now: () => 0,
+      logger: silentLogger(),
+      burst: { requests: 1, withinMs: 60_000 },
+    });
+    threads.push(off);
+    off.wrote(100);
+    // The same burst starts an enabled one; by the time it is ready, the other would have been too.
+    enabled.wrote(100);
+    await vi.waitUntil(() => enabled.ready(), { timeout: 15_000, interval: 20 });
+    expect(off.ready()).toBe(false);
+    await expect(off.write([[request("/data/TV/A")]])).rejects.toThrow(/not running/);
+  });
 });
