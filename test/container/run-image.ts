@@ -218,10 +218,49 @@ async function webhookToPlex(): Promise<void> {
       refresh?.sectionId === "2" && refresh.path === "/data/TV/The Expanse/Season 1",
       `Plex on the host is asked to scan the mapped folder (${JSON.stringify(refresh)})`,
     );
+    await burstToPlex(name, port, plex);
     await stopAndCheck(name);
   } finally {
     await plex.close();
   }
+}
+
+/**
+ * 300 webhooks, 32 at a time, each a series of its own: fast enough for the commit thread
+ * (dist/cli/commit-worker.js, as the image runs it) to take over; every one is acknowledged and reaches Plex.
+ */
+async function burstToPlex(name: string, port: number, plex: Awaited<ReturnType<typeof startFakePlex>>): Promise<void> {
+  const before = plex.refreshes.length;
+  const total = 300;
+  let next = 0;
+  const statuses: number[] = [];
+  const sender = async () => {
+    while (next < total) {
+      const i = next++;
+      const res = await fetch(`http://127.0.0.1:${port}/${PASS}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          eventType: "Download",
+          series: { id: 100 + i, title: `Burst ${i}`, path: `/tv/Burst ${i}` },
+          episodes: [{ id: 1, episodeNumber: 1, seasonNumber: 1, title: "One" }],
+          episodeFile: { id: 1, relativePath: "Season 1/e1.mkv", path: `/tv/Burst ${i}/Season 1/e1.mkv` },
+          isUpgrade: false,
+        }),
+      });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, sender));
+  const accepted = statuses.filter((s) => s === 202).length;
+  check(accepted === total, `a burst of ${total} webhooks is acknowledged (${accepted} × 202)`);
+  const logs = await podman(["logs", name], { reject: false });
+  check(`${logs.stdout}${logs.stderr}`.includes("commit thread started"), "the burst is committed on the commit thread of the built image");
+  await plex.waitForRefreshes(before + total, 60_000);
+  const reached = new Set(plex.refreshes.slice(before).map((r) => r.path));
+  const missing = Array.from({ length: total }, (_, i) => `/data/TV/Burst ${i}/Season 1`).filter((f) => !reached.has(f));
+  check(missing.length === 0, `every folder of the burst reaches Plex (${missing.length} missing)`);
 }
 
 async function main(): Promise<void> {
