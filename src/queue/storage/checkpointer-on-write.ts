@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import type { Logger } from "../../lib/logger.js";
-import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from "./checkpointer.js";
+import { startCheckpointer, type Checkpointer, type CheckpointerOnWrite, type CheckpointerOptions } from "./checkpointer.js";
 import { WAL_TRUNCATE_BYTES } from "./database.js";
 
 /**
@@ -8,10 +8,13 @@ import { WAL_TRUNCATE_BYTES } from "./database.js";
  * only once the WAL is written: a service nobody sends anything never pays for
  * it. Until then the WAL file is looked at every `intervalMs` (one stat); it
  * starts at the first change of the file's time or size, or at once when the
- * WAL left by an earlier run is already past the truncation bound, or when a
- * checkpoint is asked for (`now`). Once started it runs until `stop`.
+ * WAL left by an earlier run is already past the truncation bound, when a
+ * checkpoint is asked for (`now`), or when the writer says it committed
+ * (`begin`: the first second of a burst would otherwise pass without the
+ * thread, the WAL emptied by the writer itself on the request path). Once
+ * started it runs until `stop`.
  */
-export function startCheckpointerOnWrite(file: string, logger: Logger, options: CheckpointerOptions = {}): Checkpointer {
+export function startCheckpointerOnWrite(file: string, logger: Logger, options: CheckpointerOptions = {}): CheckpointerOnWrite {
   const wal = `${file}-wal`;
   const intervalMs = options.intervalMs ?? 1_000;
   const seen = walStamp(wal);
@@ -32,6 +35,7 @@ export function startCheckpointerOnWrite(file: string, logger: Logger, options: 
     watch.unref();
   }
   return {
+    begin: () => void start(),
     now: () => start().now(),
     async stop() {
       if (watch) clearInterval(watch);

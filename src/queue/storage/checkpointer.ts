@@ -10,6 +10,12 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+/** startCheckpointerOnWrite's: the thread may also be started by the writer's first commit. */
+export interface CheckpointerOnWrite extends Checkpointer {
+  /** Starts the thread now if it is not running (the writer committed), without a checkpoint. */
+  begin(): void;
+}
+
 export interface CheckpointerOptions {
   intervalMs?: number;
   /**

@@ -3,7 +3,7 @@ import type { Clock } from "../../lib/clock.js";
 import { freeBytesOf } from "../../lib/free-bytes.js";
 import type { Logger } from "../../lib/logger.js";
 import type { QueueEvents } from "../events.js";
-import type { Checkpointer } from "./checkpointer.js";
+import type { CheckpointerOnWrite } from "./checkpointer.js";
 import { startCheckpointerOnWrite } from "./checkpointer-on-write.js";
 import { openServiceDatabase, probeWrite, shareDatabase, type Database, type ServiceDatabase } from "./database.js";
 import { acquireInstanceLock } from "./instance-lock.js";
@@ -70,10 +70,11 @@ function careFor(options: QueueStorageOptions, opened: ServiceDatabase, releaseL
   const { database, logger } = options;
   const { db } = opened;
   let exclusive = opened.exclusive;
-  let checkpointer: Checkpointer | undefined;
+  let checkpointer: CheckpointerOnWrite | undefined;
   let writer: StorageWriter | undefined;
   let interruptedLeft = true;
   let unguardWal = () => {};
+  let unwatchFirstCommit = () => {};
   // Made now while there is room; released the moment the disk fills (see space-reserve.ts).
   const reserve = createSpaceReserve(path.join(options.dataDir, "scanarr.reserve"));
   if (!exclusive) reserve.ensure();
@@ -91,7 +92,7 @@ function careFor(options: QueueStorageOptions, opened: ServiceDatabase, releaseL
     // The resumption may have had nothing to write: a full disk is found now, not by the first webhook.
     probeWrite(db);
   }
-  function startCheckpointing(): Checkpointer {
+  function startCheckpointing(): CheckpointerOnWrite {
     return startCheckpointerOnWrite(database, logger, { onReport: (report) => watch.checkpointed(report) });
   }
   const watch = createStorageWatch({
@@ -119,6 +120,12 @@ function careFor(options: QueueStorageOptions, opened: ServiceDatabase, releaseL
     attach(w) {
       writer = w;
       unguardWal = guardWal(db, database, w, logger);
+      // The checkpoint thread starts at the first commit, not a second later when its watch sees the WAL grow.
+      unwatchFirstCommit = w.subscribe(() => {
+        if (!checkpointer) return;
+        unwatchFirstCommit();
+        checkpointer.begin();
+      });
       if (watch.problem() !== undefined) return;
       try {
         probe();
@@ -132,6 +139,7 @@ function careFor(options: QueueStorageOptions, opened: ServiceDatabase, releaseL
     async close() {
       watch.stop();
       unguardWal();
+      unwatchFirstCommit();
       await checkpointer?.stop();
       if (db.open) db.close();
       releaseLock();

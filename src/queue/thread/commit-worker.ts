@@ -10,6 +10,7 @@ import { silentLogger } from "../../lib/logger.js";
 import type { QueueEvent } from "../events.js";
 import { ScanQueue } from "../scan-queue.js";
 import { BUSY_MS, configure } from "../storage/database.js";
+import { guardWal } from "../storage/wal-guard.js";
 import type { FromThread, ThreadStart, ToThread } from "./commit-thread.js";
 
 const port = parentPort;
@@ -22,6 +23,9 @@ const clock = { now: () => now, setTimeout: () => undefined, clearTimeout: () =>
 const queue = new ScanQueue({ ...settings, db, clock, logger: silentLogger(), recover: false });
 let told: QueueEvent[] = [];
 queue.subscribe((event) => told.push(event));
+// The writer's own look at the WAL after its commits (storage/wal-guard.ts), here on this thread's connection
+// once the answer is sent, so the main thread does not stop for a checkpoint the checkpoint thread was late for.
+guardWal(db, file, queue, silentLogger());
 
 const answer = (message: FromThread): void => port.postMessage(message);
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/lib/logger.js";
-import type { Checkpointer } from "../../../src/queue/storage/checkpointer.js";
+import type { CheckpointerOnWrite } from "../../../src/queue/storage/checkpointer.js";
 import { startCheckpointerOnWrite } from "../../../src/queue/storage/checkpointer-on-write.js";
 import type { openDatabase } from "../../../src/queue/storage/database.js";
 import type { CheckpointReport } from "../../../src/queue/storage/storage-watch.js";
@@ -17,7 +17,7 @@ function writeRows(db: ReturnType<typeof openDatabase>, rows: number): void {
   })();
 }
 
-const started: Checkpointer[] = [];
+const started: CheckpointerOnWrite[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((c) => c.stop()));
 });
@@ -50,6 +50,16 @@ describe("the checkpoint thread, started on the first write", () => {
     writeRows(db, 512);
     expect(walBytes(file)).toBeGreaterThan(1 << 20);
     watch(file, { intervalMs: 20, truncateAboveBytes: 64 * 1024 });
+    await expect.poll(() => walBytes(file)).toBe(0);
+  });
+
+  it("starts when the writer says it committed, before its own look at the WAL would see it", async () => {
+    const { db, file } = tempDatabase();
+    // The file is looked at once a minute: only `begin` can start the thread within this test.
+    watch(file, { intervalMs: 60_000, truncateAboveBytes: 64 * 1024 });
+    started[0]?.begin();
+    writeRows(db, 64);
+    expect(walBytes(file)).toBeGreaterThan(64 * 1024);
     await expect.poll(() => walBytes(file)).toBe(0);
   });
 
