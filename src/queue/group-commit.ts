@@ -49,9 +49,10 @@ interface Waiting {
  * cannot write (disk full), and a write that fails for that reason is
  * reported to it; either way the callers get a DatabaseUnwritableError.
  *
- * With `remote` (the commit thread), a batch it takes is written there while
- * this thread goes on parsing the next requests; one batch is out at a time,
- * and what arrives meanwhile is the next batch, sent when it is answered.
+ * With `remote` (the commit thread) ready, a batch goes there once it holds
+ * `remote.batchSize` requests or the turn ends, while this thread goes on
+ * parsing the next requests; several may be out at once, and the thread
+ * commits them in the order they were sent.
  */
 export function createGroupCommit(
   writer: QueueWriter,

@@ -96,7 +96,7 @@ async function startWithStorage(deps: ServiceDeps, storage: QueueStorage): Promi
     delayMs: config.SERVER_SCAN_DELAY * 1000,
     priorities: config.SERVER_SCAN_PRIORITIES,
   };
-  // By the storage, so a full disk only puts it off.
+  // Interrupted deliveries are resumed by the storage (recover: false), so a full disk only puts it off.
   const queue = new ScanQueue({ ...writing, db, clock, logger, recover: false });
   storage.attach(queue);
   // Under a burst the group commit's writes go to a thread of their own (queue/thread/); on one
