@@ -102,7 +102,6 @@ export function createGroupCommit(
       );
       return;
     }
-    remote?.wrote(items.length);
     let outcomes: EnqueueOutcome[];
     try {
       outcomes = inOneTransaction(() => items.map((item) => writer.enqueue(item.requests)));
@@ -111,6 +110,7 @@ export function createGroupCommit(
       return;
     }
     items.forEach((item, i) => item.resolve(outcomes[i] as EnqueueOutcome));
+    remote?.wrote(items.length);
   };
 
   return {

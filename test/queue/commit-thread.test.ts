@@ -180,6 +180,32 @@ describe("the commit thread", () => {
     await expect(thread.write([[request("/data/TV/A")]])).rejects.toThrow(/not running/);
   });
 
+  it("a thread that fails at its start is logged, and every batch is written here from then on", async () => {
+    const { db } = tempDatabase();
+    const { queue, clock } = createQueue({ db });
+    const errors: string[] = [];
+    const logger = silentLogger();
+    vi.spyOn(logger, "error").mockImplementation(((_: unknown, message: string) => void errors.push(message)) as never);
+    const thread = createCommitThread({
+      // A folder where the database file should be: the thread's connection cannot open it.
+      file: tempDatabase().file.replace(/scanarr\.db$/, ""),
+      settings: { targets: ["plex"], delayMs: 10_000 },
+      retell: (events) => queue.retell(events),
+      canShare: () => true,
+      now: () => clock.now(),
+      logger,
+      burst: { requests: 1, withinMs: 60_000 },
+    });
+    threads.push(thread);
+    const { enqueue } = createGroupCommit(queue, (fn) => queue.batch(fn), ScanQueue.checkRequests, undefined, undefined, thread);
+    await enqueue([request("/data/TV/A")]);
+    await vi.waitUntil(() => errors.length > 0, { timeout: 15_000, interval: 20 });
+    expect(errors[0]).toMatch(/commit thread failed/);
+    await Promise.all([enqueue([request("/data/TV/B")]), enqueue([request("/data/TV/C")])]);
+    expect(thread.ready()).toBe(false);
+    expect(queue.countPending()).toBe(3);
+  });
+
   it("never starts when it is not enabled (serve on one CPU)", async () => {
     const { file, thread: enabled } = setUp({ burst: 1 });
     const off = createCommitThread({

@@ -86,7 +86,15 @@ export function createCommitThread(options: CommitThreadOptions): CommitThread {
 
   const start = (): void => {
     windowCount = 0;
-    const thread = spawn({ file: options.file, settings: options.settings });
+    let thread: Worker;
+    try {
+      thread = spawn({ file: options.file, settings: options.settings });
+    } catch (error) {
+      // Never thrown into the group commit, whose batch is being written here.
+      failed = true;
+      logger.error({ err: error }, "the commit thread could not start; requests are committed on the main thread");
+      return;
+    }
     worker = thread;
     const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
     exits.add(exited);
